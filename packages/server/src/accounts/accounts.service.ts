@@ -1,0 +1,182 @@
+/**
+ * First-run setup, the people of an account and their roles. An account always keeps at least
+ * one admin. "The person behind a key is still an admin" is decided here, from the creator's
+ * membership as it is now.
+ */
+import type { Kysely } from 'kysely';
+import { notAdmin, type Principal, personOf, SCOPES } from '../access/principal.js';
+import type { Config } from '../config.js';
+import { readSetting } from '../db/settings.js';
+import type { DB, Role } from '../db/types.js';
+import { AppError, notFound, unauthorized } from '../http/errors.js';
+import type { Clock } from '../lib/clock.js';
+import { newId } from '../lib/ids.js';
+import { hashPassword, safeEqual, sha256Hex } from '../lib/secrets.js';
+import type { KeysService } from '../keys/keys.service.js';
+import * as store from './accounts.store.js';
+
+export const SETUP_TOKEN_SETTING = 'setup_token_sha256';
+const SETUP_DONE_SETTING = 'setup_completed_at';
+
+export interface SetupInput {
+  setup_token: string;
+  email: string;
+  password: string;
+  account_name?: string;
+}
+
+export interface NewMemberInput {
+  email: string;
+  password: string;
+  role: Role;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string }).code === '23505';
+}
+
+export function createAccountsService(deps: {
+  db: Kysely<DB>;
+  clock: Clock;
+  config: Pick<Config, 'setupToken' | 'siteLimit'>;
+  keys: KeysService;
+}) {
+  const { db, clock, config, keys } = deps;
+
+  async function isSetupTokenValid(token: string): Promise<boolean> {
+    if (config.setupToken) return safeEqual(token, config.setupToken);
+    const stored = await readSetting(db, SETUP_TOKEN_SETTING);
+    return stored !== undefined && safeEqual(sha256Hex(token), stored);
+  }
+
+  async function isAdmin(accountId: string, userId: string | null): Promise<boolean> {
+    if (!userId) return false;
+    const member = await store.getMember(db, accountId, userId);
+    return member?.role === 'admin';
+  }
+
+  async function requireAdmin(principal: Principal): Promise<void> {
+    if (!(await isAdmin(principal.accountId, personOf(principal)))) throw notAdmin();
+  }
+
+  return {
+    isAdmin,
+    requireAdmin,
+
+    /** What sign-in needs to check a password: the user, their hash, account and role. */
+    findLogin(email: string) {
+      return store.findLogin(db, email);
+    },
+
+    async isSetUp(): Promise<boolean> {
+      return (await store.countAccounts(db)) > 0;
+    },
+
+    async setup(input: SetupInput) {
+      if (await this.isSetUp()) throw new AppError(409, 'already_set_up', 'This server is already set up');
+      if (!(await isSetupTokenValid(input.setup_token))) throw unauthorized('Wrong setup token');
+      const passwordHash = await hashPassword(input.password);
+      const now = clock.now();
+      const accountId = newId();
+      const userId = newId();
+      return db.transaction().execute(async (trx) => {
+        // The settings row is the one-time gate: of two concurrent setups, only one inserts it.
+        const gate = await trx
+          .insertInto('server_settings')
+          .values({ name: SETUP_DONE_SETTING, value: now.toISOString() })
+          .onConflict((oc) => oc.column('name').doNothing())
+          .executeTakeFirst();
+        if (Number(gate.numInsertedOrUpdatedRows ?? 0) === 0) {
+          throw new AppError(409, 'already_set_up', 'This server is already set up');
+        }
+        await store.insertAccount(trx, {
+          id: accountId,
+          name: input.account_name?.trim() || 'My account',
+          site_limit: config.siteLimit,
+          region: 'us',
+          created_at: now,
+        });
+        await store.insertUser(
+          trx,
+          { id: userId, email: input.email, password_hash: passwordHash, created_at: now },
+          { account_id: accountId, role: 'admin' },
+        );
+        await trx.deleteFrom('server_settings').where('name', '=', SETUP_TOKEN_SETTING).execute();
+        const key = await keys.mint(trx, {
+          accountId,
+          createdBy: userId,
+          name: 'Setup key',
+          scopes: SCOPES,
+          siteId: null,
+          expiresAt: null,
+        });
+        return { account_id: accountId, user_id: userId, api_key: key.plaintext };
+      });
+    },
+
+    async getAccount(accountId: string) {
+      const account = await store.getAccount(db, accountId);
+      if (!account) throw notFound('Account');
+      return account;
+    },
+
+    async getMember(accountId: string, userId: string) {
+      const member = await store.getMember(db, accountId, userId);
+      if (!member) throw notFound('Member');
+      return member;
+    },
+
+    async listMembers(principal: Principal) {
+      await requireAdmin(principal);
+      return store.listMembers(db, principal.accountId);
+    },
+
+    async addMember(principal: Principal, input: NewMemberInput) {
+      await requireAdmin(principal);
+      const passwordHash = await hashPassword(input.password);
+      const userId = newId();
+      try {
+        await db.transaction().execute((trx) =>
+          store.insertUser(
+            trx,
+            { id: userId, email: input.email, password_hash: passwordHash, created_at: clock.now() },
+            { account_id: principal.accountId, role: input.role },
+          ),
+        );
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new AppError(409, 'email_taken', 'A person with this email already exists');
+        throw error;
+      }
+      return this.getMember(principal.accountId, userId);
+    },
+
+    async changeRole(principal: Principal, userId: string, role: Role) {
+      await requireAdmin(principal);
+      await db.transaction().execute(async (trx) => {
+        const admins = await store.lockAdmins(trx, principal.accountId);
+        const member = await store.getMember(trx, principal.accountId, userId);
+        if (!member) throw notFound('Member');
+        if (member.role === 'admin' && role !== 'admin' && admins.length <= 1) {
+          throw new AppError(409, 'last_admin', 'An account must keep at least one admin');
+        }
+        await store.updateRole(trx, principal.accountId, userId, role);
+      });
+      return this.getMember(principal.accountId, userId);
+    },
+
+    async removeMember(principal: Principal, userId: string) {
+      await requireAdmin(principal);
+      await db.transaction().execute(async (trx) => {
+        const admins = await store.lockAdmins(trx, principal.accountId);
+        const member = await store.getMember(trx, principal.accountId, userId);
+        if (!member) throw notFound('Member');
+        if (member.role === 'admin' && admins.length <= 1) {
+          throw new AppError(409, 'last_admin', 'An account must keep at least one admin');
+        }
+        await store.deleteUser(trx, userId);
+      });
+    },
+  };
+}
+
+export type AccountsService = ReturnType<typeof createAccountsService>;

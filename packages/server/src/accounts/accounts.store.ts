@@ -1,0 +1,102 @@
+/** SQL for accounts, the people in them and their roles. */
+import type { Kysely, Transaction } from 'kysely';
+import type { DB, Region, Role } from '../db/types.js';
+
+type Executor = Kysely<DB> | Transaction<DB>;
+
+export interface MemberRow {
+  user_id: string;
+  email: string;
+  role: Role;
+  created_at: Date;
+}
+
+export function countAccounts(db: Executor) {
+  return db
+    .selectFrom('accounts')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow()
+    .then((row) => Number(row.count));
+}
+
+export function insertAccount(
+  db: Executor,
+  account: { id: string; name: string; site_limit: number; region: Region; created_at: Date },
+) {
+  return db.insertInto('accounts').values(account).execute();
+}
+
+export function getAccount(db: Executor, id: string) {
+  return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertUser(
+  trx: Transaction<DB>,
+  user: { id: string; email: string; password_hash: string; created_at: Date },
+  membership: { account_id: string; role: Role },
+) {
+  await trx.insertInto('users').values(user).execute();
+  await trx
+    .insertInto('memberships')
+    .values({ ...membership, user_id: user.id, created_at: user.created_at })
+    .execute();
+}
+
+export function findLogin(db: Executor, email: string) {
+  return db
+    .selectFrom('users')
+    .innerJoin('memberships', 'memberships.user_id', 'users.id')
+    .select(['users.id as user_id', 'users.password_hash', 'memberships.account_id', 'memberships.role'])
+    .where('users.email', '=', email)
+    .executeTakeFirst();
+}
+
+export function findUserByEmail(db: Executor, email: string) {
+  return db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+}
+
+export function getMember(db: Executor, accountId: string, userId: string) {
+  return db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select(['users.id as user_id', 'users.email', 'memberships.role', 'memberships.created_at'])
+    .where('memberships.account_id', '=', accountId)
+    .where('memberships.user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+export function listMembers(db: Executor, accountId: string): Promise<MemberRow[]> {
+  return db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select(['users.id as user_id', 'users.email', 'memberships.role', 'memberships.created_at'])
+    .where('memberships.account_id', '=', accountId)
+    .orderBy('memberships.created_at')
+    .orderBy('users.email')
+    .execute();
+}
+
+/** Locks the account's admin rows so two concurrent demotions cannot both pass the last-admin check. */
+export function lockAdmins(trx: Transaction<DB>, accountId: string) {
+  return trx
+    .selectFrom('memberships')
+    .select('user_id')
+    .where('account_id', '=', accountId)
+    .where('role', '=', 'admin')
+    .forUpdate()
+    .execute();
+}
+
+export function updateRole(trx: Transaction<DB>, accountId: string, userId: string, role: Role) {
+  return trx
+    .updateTable('memberships')
+    .set({ role })
+    .where('account_id', '=', accountId)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+/** Removes a person: their membership, sessions and user row (keys they made stay, creator unset). */
+export function deleteUser(trx: Transaction<DB>, userId: string) {
+  return trx.deleteFrom('users').where('id', '=', userId).execute();
+}

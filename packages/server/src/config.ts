@@ -1,0 +1,87 @@
+/**
+ * The only reader of `process.env`. Every variable is validated at start; a bad value stops the
+ * process with one line naming the variable. The README's configuration table mirrors this file.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** `TRUST_PROXY`: false, true, a hop count, or a comma-separated list of addresses/CIDRs. */
+export type TrustProxy = boolean | number | string[];
+
+function parseTrustProxy(raw: string): TrustProxy | undefined {
+  const value = raw.trim().toLowerCase();
+  if (value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true') return true;
+  if (/^[1-9]\d{0,1}$/.test(value)) return Number(value);
+  const parts = value.split(',').map((part) => part.trim());
+  return parts.every((part) => /^[0-9a-f:.]+(\/\d{1,3})?$/.test(part)) ? parts : undefined;
+}
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(1).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  SETUP_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  SITE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
+  TRUST_PROXY: z.string().default('false'),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: string;
+  setupToken: string | undefined;
+  siteLimit: number;
+  secretKey: string | undefined;
+  redisUrl: string | undefined;
+  trustProxy: TrustProxy;
+  logLevel: (typeof LOG_LEVELS)[number];
+}
+
+export class ConfigError extends Error {}
+
+/** Reads the environment. Empty strings count as unset, as most shells and .env files intend. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue?.path[0] ?? 'environment');
+    throw new ConfigError(`${name}: ${issue?.message ?? 'invalid value'} (see the configuration table in README.md)`);
+  }
+  const values = parsed.data;
+  const trustProxy = parseTrustProxy(values.TRUST_PROXY);
+  if (trustProxy === undefined) {
+    throw new ConfigError(
+      'TRUST_PROXY: must be true, false, a hop count, or a comma-separated list of addresses (see README.md)',
+    );
+  }
+  return {
+    port: values.PORT,
+    host: values.HOST,
+    dataDir: path.resolve(values.DATA_DIR),
+    databaseUrl: values.DATABASE_URL,
+    publicUrl: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, ''),
+    setupToken: values.SETUP_TOKEN,
+    siteLimit: values.SITE_LIMIT,
+    secretKey: values.SECRET_KEY,
+    redisUrl: values.REDIS_URL,
+    trustProxy,
+    logLevel: values.LOG_LEVEL,
+  };
+}

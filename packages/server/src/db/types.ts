@@ -1,0 +1,97 @@
+/** Row types of every table, as Kysely sees them. Keep in step with `migrations/`. */
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null, Date | string | null>;
+
+export type Role = 'admin' | 'member';
+export type Region = 'us' | 'eu';
+export type AttributionModel = 'first_touch' | 'last_touch' | 'linear' | 'time_decay';
+
+export interface SchemaMigrationsTable {
+  name: string;
+  applied_at: Generated<Date>;
+}
+
+export interface ServerSettingsTable {
+  name: string;
+  value: string;
+  created_at: Generated<Date>;
+}
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  plan: Generated<string>;
+  site_limit: number;
+  region: Generated<Region>;
+  pending_deletion_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  password_hash: string;
+  created_at: Timestamp;
+}
+
+export interface MembershipsTable {
+  account_id: string;
+  user_id: string;
+  role: Role;
+  created_at: Timestamp;
+}
+
+export interface DashboardSessionsTable {
+  token_hash: string;
+  user_id: string;
+  account_id: string;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface SitesTable {
+  id: string;
+  account_id: string;
+  snippet_key: string;
+  domain: string;
+  name: string | null;
+  region: Region;
+  attribution_model: Generated<AttributionModel>;
+  cookie_apex_domain: string | null;
+  currency: Generated<string>;
+  currency_chosen: Generated<boolean>;
+  created_at: Timestamp;
+  verified_at: NullableTimestamp;
+  deleted_at: NullableTimestamp;
+  deletion_effective_at: NullableTimestamp;
+  erasure_started_at: NullableTimestamp;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  created_by: string | null;
+  name: string;
+  display_prefix: string;
+  key_hash: string;
+  scopes: string[];
+  site_id: string | null;
+  expires_at: NullableTimestamp;
+  last_used_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface DB {
+  schema_migrations: SchemaMigrationsTable;
+  server_settings: ServerSettingsTable;
+  accounts: AccountsTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  dashboard_sessions: DashboardSessionsTable;
+  sites: SitesTable;
+  api_keys: ApiKeysTable;
+}

@@ -1,0 +1,75 @@
+/**
+ * Resolves the caller of every route that declares `config.auth`: an API key in
+ * `Authorization: Bearer`, or the dashboard session cookie. The Authorization header wins when
+ * both are present. Anything missing, malformed, unknown, revoked or expired is 401; a valid
+ * credential of a kind the route does not accept is 401 too (§5.7: a key on the conversion
+ * listing). Scope is checked here; site coverage and admin rules in the services.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type Principal, requireScope, type Scope } from '../access/principal.js';
+import type { KeysService } from '../keys/keys.service.js';
+import type { SessionsService } from '../sessions/sessions.service.js';
+import { unauthorized } from './errors.js';
+
+export const SESSION_COOKIE = 'tt_session';
+
+export type CredentialKind = 'key' | 'session';
+
+export interface RouteAuth {
+  accepts: readonly CredentialKind[];
+  /** The permission a key needs; sessions hold every permission. */
+  scope?: Scope;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: RouteAuth;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+/** The authenticated principal of a route that declared `config.auth` (never null there). */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw unauthorized();
+  return request.principal;
+}
+
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header === undefined) return undefined;
+  const match = /^Bearer +(\S+) *$/i.exec(header);
+  if (!match?.[1]) throw unauthorized('Malformed Authorization header; expected "Bearer <key>"');
+  return match[1];
+}
+
+export function installAuthentication(
+  app: FastifyInstance,
+  deps: { keys: KeysService; sessions: SessionsService },
+): void {
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request) => {
+    const auth = request.routeOptions.config.auth;
+    if (!auth) return;
+    const principal = await resolve(request, auth, deps);
+    if (!principal) throw unauthorized();
+    if (auth.scope && principal.kind === 'key') requireScope(principal, auth.scope);
+    request.principal = principal;
+  });
+}
+
+async function resolve(
+  request: FastifyRequest,
+  auth: RouteAuth,
+  deps: { keys: KeysService; sessions: SessionsService },
+): Promise<Principal | null> {
+  const token = bearerToken(request);
+  if (token !== undefined) {
+    if (!auth.accepts.includes('key')) return null;
+    return deps.keys.authenticate(token);
+  }
+  const cookie = request.cookies[SESSION_COOKIE];
+  if (cookie && auth.accepts.includes('session')) return deps.sessions.authenticate(cookie);
+  return null;
+}

@@ -1,0 +1,74 @@
+/**
+ * Turns every failure — ours, Fastify's, the validator's, the rate limiter's — into an AppError
+ * and renders it in the shape of the area the route belongs to. 4xx are logged at warn, 5xx at
+ * error with the request id; no response ever carries a stack trace, SQL or a secret.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { type Area, renderError } from './error-bodies.js';
+import { AppError } from './errors.js';
+
+const SOURCES = { body: 'body', querystring: 'query', params: 'params', headers: 'query' } as const;
+
+function fromValidation(error: FastifyError): AppError {
+  const source = SOURCES[(error.validationContext ?? 'body') as keyof typeof SOURCES] ?? 'body';
+  const first = error.validation?.[0];
+  if (!first) return new AppError(422, 'validation_failed', 'Invalid input', { source });
+  const params = (first.params ?? {}) as { keys?: string[] };
+  const path = first.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  if (first.keyword === 'unrecognized_keys' && params.keys?.length) {
+    const key = params.keys[0] as string;
+    const field = path ? `${path}.${key}` : key;
+    return new AppError(422, 'validation_failed', `Unknown field: ${field}`, { field, source });
+  }
+  const field = path || (source === 'body' ? 'body' : source);
+  return new AppError(422, 'validation_failed', `${field}: ${first.message ?? 'invalid value'}`, { field, source });
+}
+
+const FASTIFY_CODES: Record<string, () => AppError> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: () => new AppError(400, 'invalid_json', 'Body is not valid JSON'),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => new AppError(400, 'invalid_json', 'Body is empty'),
+  FST_ERR_CTP_BODY_TOO_LARGE: () => new AppError(413, 'payload_too_large', 'Request body is too large'),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
+    new AppError(415, 'unsupported_media_type', 'Unsupported content type; send application/json'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new AppError(400, 'invalid_json', 'Content-Length does not match the body'),
+};
+
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const fastifyError = error as FastifyError;
+  if (hasZodFastifySchemaValidationErrors(fastifyError) || fastifyError.validation) {
+    return fromValidation(fastifyError);
+  }
+  const known = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
+  if (known) return known();
+  if (error instanceof SyntaxError) return new AppError(400, 'invalid_json', 'Body is not valid JSON');
+  if (fastifyError.statusCode === 429) return new AppError(429, 'rate_limited', 'Too many requests; retry later');
+  const status = fastifyError.statusCode ?? 500;
+  if (status >= 400 && status < 500) return new AppError(status, 'validation_failed', 'Bad request');
+  return new AppError(500, 'internal_error', 'Internal server error');
+}
+
+export function areaOf(request: FastifyRequest): Area {
+  return (request.routeOptions.config as { area?: Area } | undefined)?.area ?? 'account';
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+  const { status, body } = renderError(areaOf(request), error);
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    const appError = toAppError(error);
+    if (appError.status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+    } else {
+      request.log.warn({ code: appError.code, status: appError.status }, appError.message);
+    }
+    return sendError(request, reply, appError);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, new AppError(404, 'not_found', 'No such route')),
+  );
+}

@@ -1,0 +1,44 @@
+/**
+ * Logger options. Requests are logged by method, path and id only: no query string, headers,
+ * client address or body, so keys, cookies, emails and IP addresses never reach a log line.
+ * The redaction list is a second net for anything logged by hand.
+ */
+import type { FastifyServerOptions } from 'fastify';
+
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.email',
+  '*.api_key',
+  '*.setup_token',
+  '*.token',
+  '*.secret',
+  '*.authorization',
+];
+
+interface LoggedRequest {
+  id: string;
+  method: string;
+  url: string;
+}
+
+export function buildLoggerOptions(level: string, stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] {
+  return {
+    level,
+    ...(stream ? { stream } : {}),
+    redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
+    serializers: {
+      req: (req: LoggedRequest) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      // Database errors carry the offending values in `detail`; keep only what explains the error.
+      err: (err: Error & { code?: string }) => ({
+        type: err.name,
+        message: err.message,
+        code: err.code,
+        stack: err.stack ?? '',
+      }),
+    },
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * Start-up chores that belong to the installation rather than to a request: the server secret
+ * (from SECRET_KEY, or generated once and kept in the database so every process shares it) and
+ * the one-time setup token printed while no account exists.
+ */
+import type { Kysely } from 'kysely';
+import { SETUP_TOKEN_SETTING } from './accounts/accounts.service.js';
+import type { Config } from './config.js';
+import { settleSetting, writeSetting } from './db/settings.js';
+import type { DB } from './db/types.js';
+import { randomToken } from './lib/ids.js';
+import { sha256Hex } from './lib/secrets.js';
+
+export async function resolveSecretKey(db: Kysely<DB>, config: Config): Promise<string> {
+  if (config.secretKey) return config.secretKey;
+  return settleSetting(db, 'secret_key', randomToken(48));
+}
+
+/**
+ * With no account yet, makes a fresh setup token and returns it for printing (or returns null
+ * when SETUP_TOKEN is configured or the server is already set up). Only its hash is stored.
+ */
+export async function prepareSetupToken(db: Kysely<DB>, config: Config): Promise<string | null> {
+  const account = await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
+  if (account || config.setupToken) return null;
+  const token = randomToken(24);
+  await writeSetting(db, SETUP_TOKEN_SETTING, sha256Hex(token));
+  return token;
+}

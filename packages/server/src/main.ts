@@ -1,0 +1,69 @@
+/**
+ * The process entry point: the only place that reads the environment, opens the database and
+ * listens. SIGTERM and SIGINT stop accepting connections, let in-flight requests finish, close
+ * the database and exit 0, or exit 1 if that takes more than 10 seconds.
+ */
+import { Redis } from 'ioredis';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './db/database.js';
+import { migrate } from './db/migrate.js';
+import { prepareSetupToken, resolveSecretKey } from './instance.js';
+import { systemClock } from './lib/clock.js';
+
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`touchtrail: configuration error: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const database = await openDatabase(
+    config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir },
+  );
+  await migrate(database.db);
+  config = { ...config, secretKey: await resolveSecretKey(database.db, config) };
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
+  const app = await buildApp({ config, database, clock: systemClock, redis });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    const deadline = setTimeout(() => process.exit(1), SHUTDOWN_DEADLINE_MS);
+    deadline.unref();
+    await app.close();
+    redis?.disconnect();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const storage = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${config.dataDir}`;
+  app.log.info(`Touchtrail is serving ${config.publicUrl} (storage: ${storage})`);
+
+  const setupToken = await prepareSetupToken(database.db, config);
+  if (setupToken) {
+    // Printed straight to the terminal, not through the logger: it is meant for the operator's eyes once.
+    process.stdout.write(
+      `\nNo account yet. Create the first one with this one-time setup token:\n\n  ${setupToken}\n\n` +
+        `  curl -X POST ${config.publicUrl}/v1/setup -H 'content-type: application/json' \\\n` +
+        `    -d '{"setup_token":"${setupToken}","email":"you@example.com","password":"a long password"}'\n\n`,
+    );
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`touchtrail: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,60 @@
+/**
+ * Prepares one migrated database for the whole run, so each test file starts from a copy:
+ * on PGlite a snapshot of the data folder, on PostgreSQL (when DATABASE_URL is set) a template
+ * database. Test files get their copy through `openTestDatabase()` in ./database.ts.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { openDatabase } from '../db/database.js';
+import { migrate } from '../db/migrate.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgliteSnapshot: string;
+    postgresTemplate: string;
+  }
+}
+
+export function withDatabaseName(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+export default async function setup(project: TestProject) {
+  const adminUrl = process.env.DATABASE_URL;
+  if (adminUrl) {
+    const template = `tt_template_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`create database ${template}`);
+    const database = await openDatabase({ kind: 'postgres', url: withDatabaseName(adminUrl, template), poolSize: 1 });
+    await migrate(database.db);
+    await database.close();
+    project.provide('postgresTemplate', template);
+    project.provide('pgliteSnapshot', '');
+    return async () => {
+      const leftovers = await admin.query<{ datname: string }>(
+        'select datname from pg_database where datname like $1',
+        [`${template}%`],
+      );
+      for (const row of leftovers.rows) await admin.query(`drop database if exists ${row.datname} with (force)`);
+      await admin.end();
+    };
+  }
+  const folder = await mkdtemp(path.join(tmpdir(), 'touchtrail-test-'));
+  const database = await openDatabase({ kind: 'pglite' });
+  await migrate(database.db);
+  const snapshotPath = path.join(folder, 'snapshot.tar');
+  const snapshot = await database.snapshot?.();
+  if (!snapshot) throw new Error('PGlite snapshot unavailable');
+  await writeFile(snapshotPath, Buffer.from(await snapshot.arrayBuffer()));
+  await database.close();
+  project.provide('pgliteSnapshot', snapshotPath);
+  project.provide('postgresTemplate', '');
+  return () => rm(folder, { recursive: true, force: true });
+}
