@@ -35,9 +35,17 @@ export interface AppDeps {
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
 
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  isDocumented: boolean;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
+    /** Every route with whether it appears in the OpenAPI document (tests check the two agree). */
+    registeredRoutes: RegisteredRoute[];
   }
 }
 
@@ -61,6 +69,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const services = createServices({ db: database.db, clock, config });
   app.decorate('services', services);
+  const registeredRoutes: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', registeredRoutes);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method === 'HEAD') continue;
+      registeredRoutes.push({ method, url: route.url, isDocumented: !(route.schema as { hide?: boolean })?.hide });
+    }
+  });
 
   await app.register(helmet, { global: true });
   await app.register(cookie);

@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import { type KeyPrincipal, type Principal, type Scope, scopesOf } from '../access/principal.js';
 import type { DB } from '../db/types.js';
-import { AppError, badInput, insufficientScope, notFound } from '../http/errors.js';
+import { AppError, badInput, forbidden, insufficientScope, notFound } from '../http/errors.js';
 import { type Clock, MINUTE_MS } from '../lib/clock.js';
 import { API_KEY_PATTERN, newApiKey, newId } from '../lib/ids.js';
 import { sha256Hex } from '../lib/secrets.js';
@@ -132,6 +132,10 @@ export function createKeysService({ db, clock, sites }: { db: Kysely<DB>; clock:
       const row = await getKey(db, principal.accountId, id);
       const outOfReach = principal.kind === 'key' && principal.siteId !== null && row?.site_id !== principal.siteId;
       if (!row || outOfReach) throw notFound('Key');
+      // A member signed in to the dashboard revokes only the keys they made; admins revoke any.
+      if (principal.kind === 'session' && principal.role !== 'admin' && row.created_by !== principal.userId) {
+        throw forbidden('Only an admin can revoke keys made by someone else');
+      }
       await revokeKey(db, id, clock.now());
     },
   };

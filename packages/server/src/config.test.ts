@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('configuration', () => {
+  it('has working defaults for a first start', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      publicUrl: 'http://localhost:8080',
+      siteLimit: 100,
+      trustProxy: false,
+      logLevel: 'info',
+      databaseUrl: undefined,
+      redisUrl: undefined,
+    });
+    expect(config.dataDir).toMatch(/\/data$/);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/var/lib/touchtrail',
+      DATABASE_URL: 'postgres://u@db:5432/tt',
+      PUBLIC_URL: 'https://stats.example.com/',
+      SETUP_TOKEN: 'a-long-enough-token',
+      SITE_LIMIT: '3',
+      SECRET_KEY: 's'.repeat(32),
+      REDIS_URL: 'redis://cache:6379',
+      TRUST_PROXY: '10.0.0.0/8, 192.168.1.1',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      host: '0.0.0.0',
+      dataDir: '/var/lib/touchtrail',
+      publicUrl: 'https://stats.example.com',
+      siteLimit: 3,
+      trustProxy: ['10.0.0.0/8', '192.168.1.1'],
+      logLevel: 'warn',
+    });
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['PUBLIC_URL', 'ftp://x'],
+    ['SETUP_TOKEN', 'short'],
+    ['SITE_LIMIT', '0'],
+    ['SECRET_KEY', 'too-short'],
+    ['REDIS_URL', 'http://cache'],
+    ['TRUST_PROXY', 'sometimes'],
+    ['LOG_LEVEL', 'loud'],
+  ])('stops with one line naming %s when it is %s', (name, value) => {
+    const attempt = () => loadConfig({ [name]: value });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(new RegExp(`^${name}: `));
+    try {
+      attempt();
+    } catch (error) {
+      expect((error as Error).message).not.toContain('\n');
+    }
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 8080, databaseUrl: undefined });
+  });
+});

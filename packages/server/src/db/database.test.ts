@@ -1,0 +1,77 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase } from '../test/database.js';
+import { type Database, openDatabase } from './database.js';
+import { migrate } from './migrate.js';
+
+describe('the store (on the engine under test)', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+  });
+  afterAll(() => database.close());
+
+  it('returns bigint counts as numbers and dates as YYYY-MM-DD text', async () => {
+    const { rows } = await sql<{ n: number; total: number; day: string }>`
+      select 9007199254740991::int8 as n, sum(x)::numeric as total, date '2026-03-01' as day
+      from (values (1::int8), (2::int8)) as v (x)`.execute(database.db);
+    expect(rows[0]).toEqual({ n: 9007199254740991, total: 3, day: '2026-03-01' });
+  });
+
+  it('rolls back a failed transaction completely and stays usable', async () => {
+    await sql`create table if not exists scratch (id int primary key)`.execute(database.db);
+    await expect(
+      database.db.transaction().execute(async (trx) => {
+        await sql`insert into scratch values (1)`.execute(trx);
+        await sql`insert into scratch values (1)`.execute(trx);
+      }),
+    ).rejects.toThrow();
+    const { rows } = await sql<{ count: number }>`select count(*)::int as count from scratch`.execute(database.db);
+    expect(rows[0]?.count).toBe(0);
+  });
+
+  it('runs concurrent transactions without losing an update', async () => {
+    await sql`create table if not exists counter (id int primary key, n int not null)`.execute(database.db);
+    await sql`insert into counter values (1, 0) on conflict do nothing`.execute(database.db);
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        database.db.transaction().execute(async (trx) => {
+          const { rows } = await sql<{ n: number }>`select n from counter where id = 1 for update`.execute(trx);
+          await sql`update counter set n = ${(rows[0]?.n ?? 0) + 1} where id = 1`.execute(trx);
+        }),
+      ),
+    );
+    const { rows } = await sql<{ n: number }>`select n from counter where id = 1`.execute(database.db);
+    expect(rows[0]?.n).toBe(20);
+  });
+
+  it('applies migrations once, however often it is asked', async () => {
+    expect(await migrate(database.db)).toEqual([]);
+    const [first, second] = await Promise.all([migrate(database.db), migrate(database.db)]);
+    expect([...(first ?? []), ...(second ?? [])]).toEqual([]);
+  });
+});
+
+describe('embedded PGlite on disk', () => {
+  let folder: string;
+  beforeAll(async () => {
+    folder = await mkdtemp(path.join(tmpdir(), 'touchtrail-pglite-'));
+  });
+  afterAll(() => rm(folder, { recursive: true, force: true }));
+
+  it('keeps data across a close and reopen', async () => {
+    const first = await openDatabase({ kind: 'pglite', dataDir: folder });
+    expect((await migrate(first.db)).length).toBeGreaterThan(0);
+    await first.db.insertInto('server_settings').values({ name: 'probe', value: 'kept' }).execute();
+    await first.close();
+
+    const second = await openDatabase({ kind: 'pglite', dataDir: folder });
+    expect(await migrate(second.db)).toEqual([]);
+    const row = await second.db.selectFrom('server_settings').select('value').where('name', '=', 'probe').executeTakeFirst();
+    expect(row?.value).toBe('kept');
+    await second.close();
+  });
+});

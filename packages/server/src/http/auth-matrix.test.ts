@@ -1,0 +1,124 @@
+/**
+ * Every authenticated route against every kind of bad credential. Each route lists what it
+ * accepts and the scope a key needs; adding a route means adding its row here.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Scope } from '../access/principal.js';
+import { DAY_MS } from '../lib/clock.js';
+import { bearer, createTestApp, login, mintKey, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+
+interface RouteCase {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  url: string;
+  payload?: object;
+  /** Scope a key needs; undefined for session-only routes. */
+  scope?: Scope;
+  adminOnly?: boolean;
+}
+
+const ROUTES: RouteCase[] = [
+  { method: 'GET', url: '/v1/account/keys', scope: 'credentials:write' },
+  { method: 'POST', url: '/v1/account/keys', scope: 'credentials:write', payload: { name: 'x', scopes: ['stats:read'] } },
+  { method: 'DELETE', url: `/v1/account/keys/${randomUUID()}`, scope: 'credentials:write' },
+  { method: 'GET', url: '/v1/account/members', scope: 'config:write', adminOnly: true },
+  {
+    method: 'POST',
+    url: '/v1/account/members',
+    scope: 'config:write',
+    adminOnly: true,
+    payload: { email: 'new@example.com', password: 'long enough pw', role: 'member' },
+  },
+  { method: 'PATCH', url: `/v1/account/members/${randomUUID()}`, scope: 'config:write', adminOnly: true, payload: { role: 'admin' } },
+  { method: 'DELETE', url: `/v1/account/members/${randomUUID()}`, scope: 'config:write', adminOnly: true },
+  { method: 'GET', url: '/v1/auth/me' },
+];
+
+const ALL_SCOPES: Scope[] = ['stats:read', 'config:write', 'credentials:write', 'ingest:write'];
+
+describe('authentication matrix', () => {
+  let t: TestApp;
+  let owner: Owner;
+  let revokedKey: string;
+  let expiredKey: string;
+  let memberCookie: string;
+  let memberKey: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    owner = await setUpOwner(t);
+    const revoked = await mintKey(t, owner.cookie, { scopes: ALL_SCOPES });
+    await t.request({ method: 'DELETE', url: `/v1/account/keys/${revoked.id}`, headers: { cookie: owner.cookie } });
+    revokedKey = revoked.api_key;
+    expiredKey = (
+      await mintKey(t, owner.cookie, {
+        scopes: ALL_SCOPES,
+        expires_at: new Date(t.clock.now().getTime() + DAY_MS).toISOString(),
+      })
+    ).api_key;
+    t.clock.advance(2 * DAY_MS);
+    const member = { email: 'member@example.com', password: 'member password 1' };
+    await t.request({ method: 'POST', url: '/v1/account/members', headers: { cookie: owner.cookie }, payload: { ...member, role: 'member' } });
+    memberCookie = await login(t, member);
+    memberKey = (await mintKey(t, memberCookie, { scopes: ALL_SCOPES })).api_key;
+  });
+  afterAll(() => t.close());
+
+  const send = (route: RouteCase, headers: Record<string, string>) =>
+    t.request({ method: route.method, url: route.url, headers, ...(route.payload ? { payload: route.payload } : {}) });
+
+  const BAD_CREDENTIALS: [string, () => Record<string, string>][] = [
+    ['no credential', () => ({})],
+    ['a Basic header', () => ({ authorization: 'Basic dXNlcjpwYXNz' })],
+    ['an empty bearer', () => ({ authorization: 'Bearer ' })],
+    ['an unknown key', () => bearer(`tk_live_${'x'.repeat(40)}`)],
+    ['a key of the wrong shape', () => bearer('sk_test_123')],
+    ['a revoked key', () => bearer(revokedKey)],
+    ['an expired key', () => bearer(expiredKey)],
+    ['a forged session cookie', () => ({ cookie: `tt_session=${'A'.repeat(43)}` })],
+  ];
+
+  for (const route of ROUTES) {
+    describe(`${route.method} ${route.url.replace(/[0-9a-f-]{36}/, ':id')}`, () => {
+      it.each(BAD_CREDENTIALS)('answers 401 to %s', async (_name, headers) => {
+        const response = await send(route, headers());
+        expect(response.statusCode).toBe(401);
+        expect(response.json()).toMatchObject({ error: 'unauthorized' });
+      });
+
+      if (route.scope) {
+        it(`answers 403 naming ${route.scope} to a key without it`, async () => {
+          const others = ALL_SCOPES.filter((scope) => scope !== route.scope);
+          const { api_key } = await mintKey(t, owner.cookie, { scopes: others });
+          const response = await send(route, bearer(api_key));
+          expect(response.statusCode).toBe(403);
+          expect(response.json()).toEqual({
+            error: 'insufficient_scope',
+            required_scope: route.scope,
+            message: expect.any(String),
+          });
+        });
+      } else {
+        it('answers 401 to a valid API key (session only)', async () => {
+          const response = await send(route, bearer(owner.apiKey));
+          expect(response.statusCode).toBe(401);
+        });
+      }
+
+      if (route.adminOnly) {
+        it('answers 403 forbidden to a member, by session and by key', async () => {
+          for (const headers of [{ cookie: memberCookie }, bearer(memberKey)]) {
+            const response = await send(route, headers);
+            expect(response.statusCode).toBe(403);
+            expect(response.json()).toMatchObject({ error: 'forbidden' });
+          }
+        });
+      }
+
+      it('lets the owner through, by session', async () => {
+        const response = await send(route, { cookie: owner.cookie });
+        expect([200, 201, 204, 404]).toContain(response.statusCode);
+      });
+    });
+  }
+});

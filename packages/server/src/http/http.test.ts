@@ -1,0 +1,97 @@
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { OPENAPI_FILE } from './openapi-document.js';
+
+describe('HTTP conventions', () => {
+  let t: TestApp;
+  let owner: Owner;
+  beforeAll(async () => {
+    t = await createTestApp();
+    owner = await setUpOwner(t);
+  });
+  afterAll(() => t.close());
+
+  it('puts a request id and security headers on every response', async () => {
+    const response = await t.request({ method: 'GET', url: '/healthz' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok' });
+    expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['x-frame-options']).toBeDefined();
+    expect(response.headers['strict-transport-security']).toBeDefined();
+
+    const passed = await t.request({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'abc-123' } });
+    expect(passed.headers['x-request-id']).toBe('abc-123');
+    const hostile = await t.request({ method: 'GET', url: '/healthz', headers: { 'x-request-id': '<script>' } });
+    expect(hostile.headers['x-request-id']).not.toBe('<script>');
+  });
+
+  it('answers unknown routes with a 404 body and never a stack trace', async () => {
+    const response = await t.request({ method: 'GET', url: '/v1/nothing-here' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ error: 'not_found' });
+  });
+
+  it('answers an unsupported content type with 415', async () => {
+    const response = await t.request({
+      method: 'POST',
+      url: '/v1/auth/login',
+      headers: { 'content-type': 'application/xml' },
+      payload: '<login/>',
+    });
+    expect(response.statusCode).toBe(415);
+    expect(response.json()).toMatchObject({ error: 'unsupported_media_type' });
+  });
+
+  it('reports readiness from the database', async () => {
+    expect((await t.request({ method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ok' });
+  });
+
+  it('keeps keys, cookies and emails out of the logs', async () => {
+    await t.request({ method: 'GET', url: '/v1/account/keys', headers: bearer(owner.apiKey) });
+    await t.request({ method: 'GET', url: '/v1/auth/me', headers: { cookie: owner.cookie } });
+    await t.request({ method: 'GET', url: '/v1/account/keys', headers: bearer(`tk_live_${'q'.repeat(40)}`) });
+    const logs = t.logs();
+    expect(logs).toContain('"statusCode":401');
+    expect(logs).not.toContain(owner.apiKey);
+    expect(logs).not.toContain('q'.repeat(40));
+    expect(logs).not.toContain(owner.cookie.split('=')[1]);
+    expect(logs).not.toContain('owner@example.com');
+    expect(logs).not.toContain('127.0.0.1');
+  });
+
+  it('serves an OpenAPI 3.1 document listing every public route, equal to the committed file', async () => {
+    const response = await t.request({ method: 'GET', url: '/v1/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    const document = response.json();
+    expect(document.openapi).toBe('3.1.0');
+    for (const route of t.app.registeredRoutes) {
+      const path = route.url.replace(/:([A-Za-z]+)/g, '{$1}');
+      const documented = Boolean(document.paths[path]?.[route.method.toLowerCase()]);
+      expect(documented, `${route.method} ${route.url}`).toBe(route.isDocumented);
+    }
+    const committed = JSON.parse(await readFile(OPENAPI_FILE, 'utf8'));
+    expect(document, 'openapi.json is stale: run `npm run openapi`').toEqual(committed);
+  });
+});
+
+describe('rate limits', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers 429 with Retry-After once the per-address login budget is spent', async () => {
+    const attempt = () =>
+      t.request({ method: 'POST', url: '/v1/auth/login', payload: { email: 'a@example.com', password: 'x' } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) statuses.push((await attempt()).statusCode);
+    expect(statuses.slice(0, 20).every((s) => s === 401)).toBe(true);
+    const limited = await attempt();
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.json()).toMatchObject({ error: 'rate_limited' });
+  });
+});

@@ -1,0 +1,116 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DAY_MS, HOUR_MS } from '../lib/clock.js';
+import { ADMIN, createTestApp, login, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+
+describe('dashboard sign-in', () => {
+  let t: TestApp;
+  let owner: Owner;
+  beforeEach(async () => {
+    t = await createTestApp();
+    owner = await setUpOwner(t);
+  });
+  afterEach(() => t.close());
+
+  const me = (cookie: string) => t.request({ method: 'GET', url: '/v1/auth/me', headers: { cookie } });
+
+  it('signs in with a HttpOnly, SameSite=Lax session cookie and answers /me', async () => {
+    const response = await t.request({ method: 'POST', url: '/v1/auth/login', payload: ADMIN });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ user_id: owner.userId, account_id: owner.accountId, role: 'admin' });
+    const cookie = response.cookies.find((c) => c.name === 'tt_session');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(cookie?.secure).toBeFalsy();
+
+    const profile = await me(`tt_session=${cookie?.value}`);
+    expect(profile.statusCode).toBe(200);
+    expect(profile.json()).toMatchObject({
+      user: { id: owner.userId, email: ADMIN.email },
+      role: 'admin',
+      account: { id: owner.accountId, name: 'Acme', site_limit: 100, region: 'us' },
+    });
+  });
+
+  it('marks the cookie Secure when PUBLIC_URL is https', async () => {
+    const secure = await createTestApp({ PUBLIC_URL: 'https://stats.example.com' });
+    try {
+      await setUpOwner(secure);
+      const response = await secure.request({ method: 'POST', url: '/v1/auth/login', payload: ADMIN });
+      expect(response.cookies.find((c) => c.name === 'tt_session')?.secure).toBe(true);
+    } finally {
+      await secure.close();
+    }
+  });
+
+  it('answers a wrong password and an unknown email alike', async () => {
+    const wrong = await t.request({ method: 'POST', url: '/v1/auth/login', payload: { ...ADMIN, password: 'not the password' } });
+    const unknown = await t.request({
+      method: 'POST',
+      url: '/v1/auth/login',
+      payload: { email: 'nobody@example.com', password: 'not the password' },
+    });
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.json()).toEqual(unknown.json());
+    expect(wrong.json()).toMatchObject({ error: 'invalid_credentials' });
+    expect(wrong.cookies).toHaveLength(0);
+  });
+
+  it('takes the same scrypt work for unknown emails as for wrong passwords', async () => {
+    const time = async (email: string) => {
+      const started = performance.now();
+      await t.request({ method: 'POST', url: '/v1/auth/login', payload: { email, password: 'wrong password!' } });
+      return performance.now() - started;
+    };
+    await time('warmup@example.com');
+    const known = await time(ADMIN.email);
+    const unknown = await time('nobody@example.com');
+    // Both paths run one scrypt hash (tens of milliseconds); a missing hash would be near zero.
+    expect(unknown).toBeGreaterThan(known * 0.4);
+  });
+
+  it('ends the session on logout', async () => {
+    const logout = await t.request({ method: 'POST', url: '/v1/auth/logout', headers: { cookie: owner.cookie } });
+    expect(logout.statusCode).toBe(204);
+    expect((await me(owner.cookie)).statusCode).toBe(401);
+  });
+
+  it('expires a session after 7 idle days, and keeps an active one alive', async () => {
+    t.clock.advance(6 * DAY_MS);
+    expect((await me(owner.cookie)).statusCode).toBe(200);
+    t.clock.advance(6 * DAY_MS);
+    expect((await me(owner.cookie)).statusCode).toBe(200);
+    t.clock.advance(7 * DAY_MS + HOUR_MS);
+    expect((await me(owner.cookie)).statusCode).toBe(401);
+  });
+
+  it('refuses garbage and forged cookies with 401', async () => {
+    expect((await me('tt_session=abc')).statusCode).toBe(401);
+    expect((await me(`tt_session=${'A'.repeat(43)}`)).statusCode).toBe(401);
+    expect((await me('')).statusCode).toBe(401);
+  });
+
+  it('stores sessions hashed, never the cookie value', async () => {
+    const value = owner.cookie.split('=')[1] as string;
+    const rows = await t.database.db.selectFrom('dashboard_sessions').select('token_hash').execute();
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row.token_hash).not.toBe(value);
+  });
+
+  it.each([
+    [{ email: ADMIN.email }, 'password'],
+    [{ email: 'x', password: 'y' }, 'email'],
+    [{ ...ADMIN, remember: true }, 'remember'],
+    [{ email: ['a'], password: 'y' }, 'email'],
+  ])('answers bad login bodies with 422 naming the field (%j)', async (payload, field) => {
+    const response = await t.request({ method: 'POST', url: '/v1/auth/login', payload });
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toMatchObject({ error: 'validation_failed', field });
+  });
+
+  it('a second login makes a second independent session', async () => {
+    const second = await login(t, ADMIN);
+    expect(second).not.toBe(owner.cookie);
+    await t.request({ method: 'POST', url: '/v1/auth/logout', headers: { cookie: second } });
+    expect((await me(owner.cookie)).statusCode).toBe(200);
+  });
+});
