@@ -22,6 +22,7 @@ import type { Clock } from './lib/clock.js';
 import { newId } from './lib/ids.js';
 import { createServices, type Services } from './services.js';
 import { registerSessionRoutes } from './sessions/sessions.routes.js';
+import { registerSiteRoutes } from './sites/sites.routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -75,7 +76,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (method === 'HEAD') continue;
-      registeredRoutes.push({ method, url: route.url, isDocumented: !(route.schema as { hide?: boolean })?.hide });
+      registeredRoutes.push({
+        method,
+        url: route.url,
+        isDocumented: !(route.schema as { hide?: boolean })?.hide,
+      });
     }
   });
 
@@ -93,6 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSessionRoutes(app, { ...services, secureCookies: config.publicUrl.startsWith('https://') });
   registerMemberRoutes(app, services);
   registerKeyRoutes(app, services);
+  registerSiteRoutes(app, services);
   registerOpenApiRoute(app);
 
   await app.ready();

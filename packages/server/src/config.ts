@@ -62,7 +62,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = String(issue?.path[0] ?? 'environment');
-    throw new ConfigError(`${name}: ${issue?.message ?? 'invalid value'} (see the configuration table in README.md)`);
+    throw new ConfigError(
+      `${name}: ${issue?.message ?? 'invalid value'} (see the configuration table in README.md)`,
+    );
   }
   const values = parsed.data;
   const trustProxy = parseTrustProxy(values.TRUST_PROXY);

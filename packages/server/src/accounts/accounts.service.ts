@@ -9,10 +9,10 @@ import type { Config } from '../config.js';
 import { readSetting } from '../db/settings.js';
 import type { DB, Role } from '../db/types.js';
 import { AppError, notFound, unauthorized } from '../http/errors.js';
+import type { KeysService } from '../keys/keys.service.js';
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import { hashPassword, safeEqual, sha256Hex } from '../lib/secrets.js';
-import type { KeysService } from '../keys/keys.service.js';
 import * as store from './accounts.store.js';
 
 export const SETUP_TOKEN_SETTING = 'setup_token_sha256';
@@ -136,15 +136,18 @@ export function createAccountsService(deps: {
       const passwordHash = await hashPassword(input.password);
       const userId = newId();
       try {
-        await db.transaction().execute((trx) =>
-          store.insertUser(
-            trx,
-            { id: userId, email: input.email, password_hash: passwordHash, created_at: clock.now() },
-            { account_id: principal.accountId, role: input.role },
-          ),
-        );
+        await db
+          .transaction()
+          .execute((trx) =>
+            store.insertUser(
+              trx,
+              { id: userId, email: input.email, password_hash: passwordHash, created_at: clock.now() },
+              { account_id: principal.accountId, role: input.role },
+            ),
+          );
       } catch (error) {
-        if (isUniqueViolation(error)) throw new AppError(409, 'email_taken', 'A person with this email already exists');
+        if (isUniqueViolation(error))
+          throw new AppError(409, 'email_taken', 'A person with this email already exists');
         throw error;
       }
       return this.getMember(principal.accountId, userId);

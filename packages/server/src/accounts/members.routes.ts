@@ -21,7 +21,12 @@ const present = (member: MemberRow) => ({ ...member, created_at: member.created_
 
 export function registerMemberRoutes(app: FastifyInstance, { accounts }: { accounts: AccountsService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const errors = { 401: codedErrorSchema, 403: codedErrorSchema, 404: codedErrorSchema, 409: codedErrorSchema };
+  const errors = {
+    401: codedErrorSchema,
+    403: codedErrorSchema,
+    404: codedErrorSchema,
+    409: codedErrorSchema,
+  };
   const params = z.strictObject({ userId: uuidParam });
 
   r.get(
@@ -67,7 +72,11 @@ export function registerMemberRoutes(app: FastifyInstance, { accounts }: { accou
       },
     },
     async (request) => {
-      const member = await accounts.changeRole(principalOf(request), request.params.userId, request.body.role);
+      const member = await accounts.changeRole(
+        principalOf(request),
+        request.params.userId,
+        request.body.role,
+      );
       return { member: present(member) };
     },
   );

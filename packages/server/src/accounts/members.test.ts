@@ -14,9 +14,15 @@ describe('account members', () => {
   });
   afterEach(() => t.close());
 
-  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, headers: object, payload?: object) =>
+  const call = (
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    headers: object,
+    payload?: object,
+  ) =>
     t.request({ method, url, headers: headers as Record<string, string>, ...(payload ? { payload } : {}) });
-  const addMember = (payload: object = MEMBER) => call('POST', '/v1/account/members', { cookie: owner.cookie }, payload);
+  const addMember = (payload: object = MEMBER) =>
+    call('POST', '/v1/account/members', { cookie: owner.cookie }, payload);
 
   it('adds, lists, promotes and removes people', async () => {
     const added = await addMember();
@@ -26,14 +32,26 @@ describe('account members', () => {
     expect(added.body).not.toContain(MEMBER.password);
 
     const list = await call('GET', '/v1/account/members', bearer(owner.apiKey));
-    expect(list.json().members.map((m: { email: string }) => m.email).sort()).toEqual([MEMBER.email, 'owner@example.com']);
+    expect(
+      list
+        .json()
+        .members.map((m: { email: string }) => m.email)
+        .sort(),
+    ).toEqual([MEMBER.email, 'owner@example.com']);
 
-    const promoted = await call('PATCH', `/v1/account/members/${member.user_id}`, { cookie: owner.cookie }, { role: 'admin' });
+    const promoted = await call(
+      'PATCH',
+      `/v1/account/members/${member.user_id}`,
+      { cookie: owner.cookie },
+      { role: 'admin' },
+    );
     expect(promoted.json().member.role).toBe('admin');
 
     const removed = await call('DELETE', `/v1/account/members/${member.user_id}`, { cookie: owner.cookie });
     expect(removed.statusCode).toBe(204);
-    expect((await t.request({ method: 'POST', url: '/v1/auth/login', payload: MEMBER_LOGIN })).statusCode).toBe(401);
+    expect(
+      (await t.request({ method: 'POST', url: '/v1/auth/login', payload: MEMBER_LOGIN })).statusCode,
+    ).toBe(401);
   });
 
   it('refuses a duplicate email with 409', async () => {
@@ -44,7 +62,12 @@ describe('account members', () => {
   });
 
   it('always keeps one admin', async () => {
-    const demote = await call('PATCH', `/v1/account/members/${owner.userId}`, { cookie: owner.cookie }, { role: 'member' });
+    const demote = await call(
+      'PATCH',
+      `/v1/account/members/${owner.userId}`,
+      { cookie: owner.cookie },
+      { role: 'member' },
+    );
     expect(demote.statusCode).toBe(409);
     expect(demote.json()).toMatchObject({ error: 'last_admin' });
     const remove = await call('DELETE', `/v1/account/members/${owner.userId}`, { cookie: owner.cookie });
@@ -58,7 +81,11 @@ describe('account members', () => {
       call('PATCH', `/v1/account/members/${second.user_id}`, { cookie: owner.cookie }, { role: 'member' }),
       call('PATCH', `/v1/account/members/${owner.userId}`, { cookie: secondCookie }, { role: 'member' }),
     ]);
-    const admins = await t.database.db.selectFrom('memberships').select('user_id').where('role', '=', 'admin').execute();
+    const admins = await t.database.db
+      .selectFrom('memberships')
+      .select('user_id')
+      .where('role', '=', 'admin')
+      .execute();
     expect(admins).toHaveLength(1);
     expect(results.some((r) => r.statusCode === 200)).toBe(true);
   });
@@ -69,17 +96,32 @@ describe('account members', () => {
     const memberKey = await mintKey(t, memberCookie, { scopes: ['config:write'] });
     expect((await call('GET', '/v1/account/members', bearer(memberKey.api_key))).statusCode).toBe(200);
 
-    await call('PATCH', `/v1/account/members/${member.user_id}`, { cookie: owner.cookie }, { role: 'member' });
+    await call(
+      'PATCH',
+      `/v1/account/members/${member.user_id}`,
+      { cookie: owner.cookie },
+      { role: 'member' },
+    );
     const byKey = await call('GET', '/v1/account/members', bearer(memberKey.api_key));
     expect(byKey.statusCode).toBe(403);
     expect(byKey.json()).toMatchObject({ error: 'forbidden' });
-    const bySession = await call('POST', '/v1/account/members', { cookie: memberCookie }, { ...MEMBER, email: 'x@example.com' });
+    const bySession = await call(
+      'POST',
+      '/v1/account/members',
+      { cookie: memberCookie },
+      { ...MEMBER, email: 'x@example.com' },
+    );
     expect(bySession.statusCode).toBe(403);
   });
 
   it('answers 404 for a person of another account', async () => {
     const rival = await insertAccount(t);
-    const response = await call('PATCH', `/v1/account/members/${rival.userId}`, { cookie: owner.cookie }, { role: 'member' });
+    const response = await call(
+      'PATCH',
+      `/v1/account/members/${rival.userId}`,
+      { cookie: owner.cookie },
+      { role: 'member' },
+    );
     expect(response.statusCode).toBe(404);
     const gone = await call('DELETE', `/v1/account/members/${rival.userId}`, { cookie: owner.cookie });
     expect(gone.statusCode).toBe(404);

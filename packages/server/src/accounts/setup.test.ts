@@ -8,22 +8,35 @@ describe('POST /v1/setup', () => {
   });
   afterEach(() => t.close());
 
-  const setup = (payload: unknown) => t.request({ method: 'POST', url: '/v1/setup', payload: payload as object });
+  const setup = (payload: unknown) =>
+    t.request({ method: 'POST', url: '/v1/setup', payload: payload as object });
 
   it('creates the first account, its admin and an all-scope key, once', async () => {
     const response = await setup({ setup_token: SETUP_TOKEN, ...ADMIN, account_name: 'Acme' });
     expect(response.statusCode).toBe(201);
     const body = response.json();
-    expect(body).toEqual({ account_id: expect.any(String), user_id: expect.any(String), api_key: expect.any(String) });
+    expect(body).toEqual({
+      account_id: expect.any(String),
+      user_id: expect.any(String),
+      api_key: expect.any(String),
+    });
     expect(body.api_key).toMatch(/^tk_live_[0-9A-Za-z]{32,}$/);
 
-    const keys = await t.request({ method: 'GET', url: '/v1/account/keys', headers: { authorization: `Bearer ${body.api_key}` } });
+    const keys = await t.request({
+      method: 'GET',
+      url: '/v1/account/keys',
+      headers: { authorization: `Bearer ${body.api_key}` },
+    });
     expect(keys.statusCode).toBe(200);
     const [key] = keys.json().keys;
     expect(key.scopes.sort()).toEqual(['config:write', 'credentials:write', 'ingest:write', 'stats:read']);
     expect(key.site_id).toBeNull();
 
-    const again = await setup({ setup_token: SETUP_TOKEN, email: 'other@example.com', password: 'another long one' });
+    const again = await setup({
+      setup_token: SETUP_TOKEN,
+      email: 'other@example.com',
+      password: 'another long one',
+    });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ error: 'already_set_up' });
   });
@@ -69,7 +82,11 @@ describe('POST /v1/setup', () => {
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toMatchObject({ error: 'invalid_json' });
 
-    const huge = await setup({ setup_token: SETUP_TOKEN, ...ADMIN, account_name: 'x'.repeat(1024 * 1024 + 10) });
+    const huge = await setup({
+      setup_token: SETUP_TOKEN,
+      ...ADMIN,
+      account_name: 'x'.repeat(1024 * 1024 + 10),
+    });
     expect(huge.statusCode).toBe(413);
     expect(huge.json()).toMatchObject({ error: 'payload_too_large' });
   });

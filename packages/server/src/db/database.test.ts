@@ -29,7 +29,9 @@ describe('the store (on the engine under test)', () => {
         await sql`insert into scratch values (1)`.execute(trx);
       }),
     ).rejects.toThrow();
-    const { rows } = await sql<{ count: number }>`select count(*)::int as count from scratch`.execute(database.db);
+    const { rows } = await sql<{ count: number }>`select count(*)::int as count from scratch`.execute(
+      database.db,
+    );
     expect(rows[0]?.count).toBe(0);
   });
 
@@ -39,7 +41,9 @@ describe('the store (on the engine under test)', () => {
     await Promise.all(
       Array.from({ length: 20 }, () =>
         database.db.transaction().execute(async (trx) => {
-          const { rows } = await sql<{ n: number }>`select n from counter where id = 1 for update`.execute(trx);
+          const { rows } = await sql<{ n: number }>`select n from counter where id = 1 for update`.execute(
+            trx,
+          );
           await sql`update counter set n = ${(rows[0]?.n ?? 0) + 1} where id = 1`.execute(trx);
         }),
       ),
@@ -70,7 +74,11 @@ describe('embedded PGlite on disk', () => {
 
     const second = await openDatabase({ kind: 'pglite', dataDir: folder });
     expect(await migrate(second.db)).toEqual([]);
-    const row = await second.db.selectFrom('server_settings').select('value').where('name', '=', 'probe').executeTakeFirst();
+    const row = await second.db
+      .selectFrom('server_settings')
+      .select('value')
+      .where('name', '=', 'probe')
+      .executeTakeFirst();
     expect(row?.value).toBe('kept');
     await second.close();
   });

@@ -5,7 +5,9 @@ import { migrate } from './migrate.js';
 
 const config = loadConfig();
 const database = await openDatabase(
-  config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir },
+  config.databaseUrl
+    ? { kind: 'postgres', url: config.databaseUrl }
+    : { kind: 'pglite', dataDir: config.dataDir },
 );
 try {
   const applied = await migrate(database.db);

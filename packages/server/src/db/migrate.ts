@@ -22,7 +22,11 @@ export async function migrate(db: Kysely<DB>, dir = MIGRATIONS_DIR): Promise<str
     const script = await readFile(new URL(name, `file://${dir}`), 'utf8');
     await db.transaction().execute(async (trx) => {
       await sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`.execute(trx);
-      const done = await trx.selectFrom('schema_migrations').select('name').where('name', '=', name).executeTakeFirst();
+      const done = await trx
+        .selectFrom('schema_migrations')
+        .select('name')
+        .where('name', '=', name)
+        .executeTakeFirst();
       if (done) return;
       await sql.raw(script).execute(trx);
       await trx.insertInto('schema_migrations').values({ name }).execute();

@@ -55,8 +55,8 @@ class PGliteConnection implements DatabaseConnection {
     };
   }
 
-  // biome-ignore lint/correctness/useYield: streaming is not offered by PGlite; the method must exist.
-  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+  /** PGlite cannot stream; Kysely's `.stream()` is not used by this project. */
+  streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('PGlite driver does not stream query results');
   }
 }

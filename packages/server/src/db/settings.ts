@@ -3,7 +3,11 @@ import type { Kysely } from 'kysely';
 import type { DB } from './types.js';
 
 export async function readSetting(db: Kysely<DB>, name: string): Promise<string | undefined> {
-  const row = await db.selectFrom('server_settings').select('value').where('name', '=', name).executeTakeFirst();
+  const row = await db
+    .selectFrom('server_settings')
+    .select('value')
+    .where('name', '=', name)
+    .executeTakeFirst();
   return row?.value;
 }
 

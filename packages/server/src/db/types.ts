@@ -85,6 +85,21 @@ export interface ApiKeysTable {
   created_at: Timestamp;
 }
 
+export type SiteErasureStatus = 'running' | 'done';
+
+export interface SiteErasuresTable {
+  site_id: string;
+  account_id: string;
+  snippet_key: string;
+  status: SiteErasureStatus;
+  locked_by: string | null;
+  locked_until: NullableTimestamp;
+  attempts: Generated<number>;
+  last_error: string | null;
+  started_at: Timestamp;
+  finished_at: NullableTimestamp;
+}
+
 export interface DB {
   schema_migrations: SchemaMigrationsTable;
   server_settings: ServerSettingsTable;
@@ -94,4 +109,5 @@ export interface DB {
   dashboard_sessions: DashboardSessionsTable;
   sites: SitesTable;
   api_keys: ApiKeysTable;
+  site_erasures: SiteErasuresTable;
 }

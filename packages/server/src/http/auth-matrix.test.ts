@@ -19,7 +19,12 @@ interface RouteCase {
 
 const ROUTES: RouteCase[] = [
   { method: 'GET', url: '/v1/account/keys', scope: 'credentials:write' },
-  { method: 'POST', url: '/v1/account/keys', scope: 'credentials:write', payload: { name: 'x', scopes: ['stats:read'] } },
+  {
+    method: 'POST',
+    url: '/v1/account/keys',
+    scope: 'credentials:write',
+    payload: { name: 'x', scopes: ['stats:read'] },
+  },
   { method: 'DELETE', url: `/v1/account/keys/${randomUUID()}`, scope: 'credentials:write' },
   { method: 'GET', url: '/v1/account/members', scope: 'config:write', adminOnly: true },
   {
@@ -29,7 +34,13 @@ const ROUTES: RouteCase[] = [
     adminOnly: true,
     payload: { email: 'new@example.com', password: 'long enough pw', role: 'member' },
   },
-  { method: 'PATCH', url: `/v1/account/members/${randomUUID()}`, scope: 'config:write', adminOnly: true, payload: { role: 'admin' } },
+  {
+    method: 'PATCH',
+    url: `/v1/account/members/${randomUUID()}`,
+    scope: 'config:write',
+    adminOnly: true,
+    payload: { role: 'admin' },
+  },
   { method: 'DELETE', url: `/v1/account/members/${randomUUID()}`, scope: 'config:write', adminOnly: true },
   { method: 'GET', url: '/v1/auth/me' },
 ];
@@ -48,7 +59,11 @@ describe('authentication matrix', () => {
     t = await createTestApp();
     owner = await setUpOwner(t);
     const revoked = await mintKey(t, owner.cookie, { scopes: ALL_SCOPES });
-    await t.request({ method: 'DELETE', url: `/v1/account/keys/${revoked.id}`, headers: { cookie: owner.cookie } });
+    await t.request({
+      method: 'DELETE',
+      url: `/v1/account/keys/${revoked.id}`,
+      headers: { cookie: owner.cookie },
+    });
     revokedKey = revoked.api_key;
     expiredKey = (
       await mintKey(t, owner.cookie, {
@@ -58,14 +73,24 @@ describe('authentication matrix', () => {
     ).api_key;
     t.clock.advance(2 * DAY_MS);
     const member = { email: 'member@example.com', password: 'member password 1' };
-    await t.request({ method: 'POST', url: '/v1/account/members', headers: { cookie: owner.cookie }, payload: { ...member, role: 'member' } });
+    await t.request({
+      method: 'POST',
+      url: '/v1/account/members',
+      headers: { cookie: owner.cookie },
+      payload: { ...member, role: 'member' },
+    });
     memberCookie = await login(t, member);
     memberKey = (await mintKey(t, memberCookie, { scopes: ALL_SCOPES })).api_key;
   });
   afterAll(() => t.close());
 
   const send = (route: RouteCase, headers: Record<string, string>) =>
-    t.request({ method: route.method, url: route.url, headers, ...(route.payload ? { payload: route.payload } : {}) });
+    t.request({
+      method: route.method,
+      url: route.url,
+      headers,
+      ...(route.payload ? { payload: route.payload } : {}),
+    });
 
   const BAD_CREDENTIALS: [string, () => Record<string, string>][] = [
     ['no credential', () => ({})],

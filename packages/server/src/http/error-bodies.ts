@@ -59,7 +59,10 @@ const renderGoals: Renderer = (error) => {
     default:
       return error.status >= 500
         ? { status: 500, body: { error: INTERNAL_MESSAGE, statusCode: 500 } }
-        : { status: error.status, body: { error: error.code, statusCode: error.status, message: error.message } };
+        : {
+            status: error.status,
+            body: { error: error.code, statusCode: error.status, message: error.message },
+          };
   }
 };
 

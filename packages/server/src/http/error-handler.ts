@@ -22,7 +22,10 @@ function fromValidation(error: FastifyError): AppError {
     return new AppError(422, 'validation_failed', `Unknown field: ${field}`, { field, source });
   }
   const field = path || (source === 'body' ? 'body' : source);
-  return new AppError(422, 'validation_failed', `${field}: ${first.message ?? 'invalid value'}`, { field, source });
+  return new AppError(422, 'validation_failed', `${field}: ${first.message ?? 'invalid value'}`, {
+    field,
+    source,
+  });
 }
 
 const FASTIFY_CODES: Record<string, () => AppError> = {
@@ -31,7 +34,8 @@ const FASTIFY_CODES: Record<string, () => AppError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () => new AppError(413, 'payload_too_large', 'Request body is too large'),
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
     new AppError(415, 'unsupported_media_type', 'Unsupported content type; send application/json'),
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new AppError(400, 'invalid_json', 'Content-Length does not match the body'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
+    new AppError(400, 'invalid_json', 'Content-Length does not match the body'),
 };
 
 export function toAppError(error: unknown): AppError {
@@ -43,7 +47,8 @@ export function toAppError(error: unknown): AppError {
   const known = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
   if (known) return known();
   if (error instanceof SyntaxError) return new AppError(400, 'invalid_json', 'Body is not valid JSON');
-  if (fastifyError.statusCode === 429) return new AppError(429, 'rate_limited', 'Too many requests; retry later');
+  if (fastifyError.statusCode === 429)
+    return new AppError(429, 'rate_limited', 'Too many requests; retry later');
   const status = fastifyError.statusCode ?? 500;
   if (status >= 400 && status < 500) return new AppError(status, 'validation_failed', 'Bad request');
   return new AppError(500, 'internal_error', 'Internal server error');

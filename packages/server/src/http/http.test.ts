@@ -21,9 +21,17 @@ describe('HTTP conventions', () => {
     expect(response.headers['x-frame-options']).toBeDefined();
     expect(response.headers['strict-transport-security']).toBeDefined();
 
-    const passed = await t.request({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'abc-123' } });
+    const passed = await t.request({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'x-request-id': 'abc-123' },
+    });
     expect(passed.headers['x-request-id']).toBe('abc-123');
-    const hostile = await t.request({ method: 'GET', url: '/healthz', headers: { 'x-request-id': '<script>' } });
+    const hostile = await t.request({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'x-request-id': '<script>' },
+    });
     expect(hostile.headers['x-request-id']).not.toBe('<script>');
   });
 
@@ -85,7 +93,11 @@ describe('rate limits', () => {
 
   it('answers 429 with Retry-After once the per-address login budget is spent', async () => {
     const attempt = () =>
-      t.request({ method: 'POST', url: '/v1/auth/login', payload: { email: 'a@example.com', password: 'x' } });
+      t.request({
+        method: 'POST',
+        url: '/v1/auth/login',
+        payload: { email: 'a@example.com', password: 'x' },
+      });
     const statuses: number[] = [];
     for (let i = 0; i < 21; i++) statuses.push((await attempt()).statusCode);
     expect(statuses.slice(0, 20).every((s) => s === 401)).toBe(true);

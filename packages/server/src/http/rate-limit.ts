@@ -27,7 +27,8 @@ export interface RouteLimits {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    limits?: RouteLimits;
+    /** `false` exempts a route (health checks answer load balancers however often they ask). */
+    limits?: RouteLimits | false;
   }
 }
 
@@ -51,7 +52,11 @@ export async function installRateLimits(app: FastifyInstance, redis: Redis | und
     const id = `${name}/${max}`;
     let found = limiters.get(id);
     if (!found) {
-      found = app.createRateLimit({ max, timeWindow: WINDOW_MS, keyGenerator: (req) => `${name}:${key(req)}` });
+      found = app.createRateLimit({
+        max,
+        timeWindow: WINDOW_MS,
+        keyGenerator: (req) => `${name}:${key(req)}`,
+      });
       limiters.set(id, found);
     }
     return found;
@@ -59,8 +64,11 @@ export async function installRateLimits(app: FastifyInstance, redis: Redis | und
 
   app.addHook('onRequest', async (request, reply) => {
     const limits = request.routeOptions.config.limits ?? {};
+    if (limits === false) return;
     const checks: Limiter[] = [
-      limiter(`ip:${limits.ipGroup ?? 'all'}`, limits.perIp ?? DEFAULT_PER_IP_PER_MINUTE, (req) => normalizeIP(req.ip)),
+      limiter(`ip:${limits.ipGroup ?? 'all'}`, limits.perIp ?? DEFAULT_PER_IP_PER_MINUTE, (req) =>
+        normalizeIP(req.ip),
+      ),
     ];
     const fingerprint = credentialFingerprint(request);
     if (limits.perCredential && fingerprint) {

@@ -25,7 +25,12 @@ const keySchema = z.object({
 
 export function registerKeyRoutes(app: FastifyInstance, { keys }: { keys: KeysService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const errors = { 401: codedErrorSchema, 403: codedErrorSchema, 404: codedErrorSchema, 422: codedErrorSchema };
+  const errors = {
+    401: codedErrorSchema,
+    403: codedErrorSchema,
+    404: codedErrorSchema,
+    422: codedErrorSchema,
+  };
 
   r.get(
     '/v1/account/keys',

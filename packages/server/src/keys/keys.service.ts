@@ -50,7 +50,15 @@ function present(row: Omit<KeyRow, 'site_id'>) {
 
 export type KeyView = ReturnType<typeof present>;
 
-export function createKeysService({ db, clock, sites }: { db: Kysely<DB>; clock: Clock; sites: SitesService }) {
+export function createKeysService({
+  db,
+  clock,
+  sites,
+}: {
+  db: Kysely<DB>;
+  clock: Clock;
+  sites: SitesService;
+}) {
   /** Inserts a key through `executor` (so callers can mint inside their own transaction). */
   async function mint(executor: Kysely<DB>, input: MintKeyInput): Promise<{ id: string; plaintext: string }> {
     const plaintext = newApiKey();
@@ -96,14 +104,20 @@ export function createKeysService({ db, clock, sites }: { db: Kysely<DB>; clock:
     async create(principal: Principal, input: CreateKeyInput) {
       const held = scopesOf(principal);
       const missing = input.scopes.find((scope) => !held.includes(scope));
-      if (missing) throw insufficientScope(missing, `A key cannot mint a key with ${missing}, which it lacks itself`);
+      if (missing)
+        throw insufficientScope(missing, `A key cannot mint a key with ${missing}, which it lacks itself`);
       let siteId: string | null = null;
       if (input.site_id) {
         siteId = (await sites.getReachableSite(principal, input.site_id)).id;
       } else if (principal.kind === 'key' && principal.siteId) {
-        throw new AppError(403, 'insufficient_scope', 'A key restricted to one site mints keys for that site only', {
-          extra: { required_scope: 'credentials:write' },
-        });
+        throw new AppError(
+          403,
+          'insufficient_scope',
+          'A key restricted to one site mints keys for that site only',
+          {
+            extra: { required_scope: 'credentials:write' },
+          },
+        );
       }
       let expiresAt: Date | null = null;
       if (input.expires_at) {
@@ -130,7 +144,8 @@ export function createKeysService({ db, clock, sites }: { db: Kysely<DB>; clock:
 
     async revoke(principal: Principal, id: string): Promise<void> {
       const row = await getKey(db, principal.accountId, id);
-      const outOfReach = principal.kind === 'key' && principal.siteId !== null && row?.site_id !== principal.siteId;
+      const outOfReach =
+        principal.kind === 'key' && principal.siteId !== null && row?.site_id !== principal.siteId;
       if (!row || outOfReach) throw notFound('Key');
       // A member signed in to the dashboard revokes only the keys they made; admins revoke any.
       if (principal.kind === 'session' && principal.role !== 'admin' && row.created_by !== principal.userId) {

@@ -13,7 +13,8 @@ describe('API keys', () => {
   });
   afterEach(() => t.close());
 
-  const listWith = (key: string) => t.request({ method: 'GET', url: '/v1/account/keys', headers: bearer(key) });
+  const listWith = (key: string) =>
+    t.request({ method: 'GET', url: '/v1/account/keys', headers: bearer(key) });
   const createWith = (key: string, payload: object) =>
     t.request({ method: 'POST', url: '/v1/account/keys', headers: bearer(key), payload });
 
@@ -22,10 +23,19 @@ describe('API keys', () => {
     expect(created.statusCode).toBe(201);
     const body = created.json();
     expect(body.api_key).toMatch(/^tk_live_[0-9A-Za-z]{40}$/);
-    expect(body).toMatchObject({ name: 'Reporting', scopes: ['stats:read'], site_id: null, created_by: owner.userId });
+    expect(body).toMatchObject({
+      name: 'Reporting',
+      scopes: ['stats:read'],
+      site_id: null,
+      created_by: owner.userId,
+    });
     expect(body.prefix).toBe(body.api_key.slice(0, 12));
 
-    const row = await t.database.db.selectFrom('api_keys').selectAll().where('id', '=', body.id).executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('id', '=', body.id)
+      .executeTakeFirstOrThrow();
     expect(row.key_hash).toBe(sha256Hex(body.api_key));
     expect(JSON.stringify(row)).not.toContain(body.api_key);
 
@@ -48,16 +58,27 @@ describe('API keys', () => {
   it('lets a site-scoped key mint only for its own site', async () => {
     const site = await insertSite(t, owner.accountId);
     const other = await insertSite(t, owner.accountId);
-    const scoped = await mintKey(t, owner.cookie, { scopes: ['credentials:write', 'stats:read'], site_id: site.snippet_key });
+    const scoped = await mintKey(t, owner.cookie, {
+      scopes: ['credentials:write', 'stats:read'],
+      site_id: site.snippet_key,
+    });
 
     const unrestricted = await createWith(scoped.api_key, { name: 'x', scopes: ['stats:read'] });
     expect(unrestricted.statusCode).toBe(403);
     expect(unrestricted.json()).toMatchObject({ error: 'insufficient_scope' });
 
-    const elsewhere = await createWith(scoped.api_key, { name: 'x', scopes: ['stats:read'], site_id: other.snippet_key });
+    const elsewhere = await createWith(scoped.api_key, {
+      name: 'x',
+      scopes: ['stats:read'],
+      site_id: other.snippet_key,
+    });
     expect(elsewhere.statusCode).toBe(404);
 
-    const own = await createWith(scoped.api_key, { name: 'x', scopes: ['stats:read'], site_id: site.snippet_key });
+    const own = await createWith(scoped.api_key, {
+      name: 'x',
+      scopes: ['stats:read'],
+      site_id: site.snippet_key,
+    });
     expect(own.statusCode).toBe(201);
     expect(own.json().site_id).toBe(site.snippet_key);
 
@@ -70,7 +91,11 @@ describe('API keys', () => {
     const theirs = await insertSite(t, rival.accountId);
     const deleted = await insertSite(t, owner.accountId, { deleted: true });
     for (const site of [theirs, deleted]) {
-      const response = await createWith(owner.apiKey, { name: 'x', scopes: ['stats:read'], site_id: site.snippet_key });
+      const response = await createWith(owner.apiKey, {
+        name: 'x',
+        scopes: ['stats:read'],
+        site_id: site.snippet_key,
+      });
       expect(response.statusCode).toBe(404);
     }
   });
@@ -78,7 +103,11 @@ describe('API keys', () => {
   it('refuses revoked and expired keys with 401', async () => {
     const revoked = await mintKey(t, owner.cookie, { scopes: ['credentials:write'] });
     expect((await listWith(revoked.api_key)).statusCode).toBe(200);
-    const revoke = await t.request({ method: 'DELETE', url: `/v1/account/keys/${revoked.id}`, headers: bearer(owner.apiKey) });
+    const revoke = await t.request({
+      method: 'DELETE',
+      url: `/v1/account/keys/${revoked.id}`,
+      headers: bearer(owner.apiKey),
+    });
     expect(revoke.statusCode).toBe(204);
     expect(revoke.body).toBe('');
     expect((await listWith(revoked.api_key)).statusCode).toBe(401);
@@ -96,8 +125,13 @@ describe('API keys', () => {
 
   it('updates last_used_at at most once a minute', async () => {
     const readLastUsed = async () =>
-      (await t.database.db.selectFrom('api_keys').select('last_used_at').where('key_hash', '=', sha256Hex(owner.apiKey)).executeTakeFirstOrThrow())
-        .last_used_at;
+      (
+        await t.database.db
+          .selectFrom('api_keys')
+          .select('last_used_at')
+          .where('key_hash', '=', sha256Hex(owner.apiKey))
+          .executeTakeFirstOrThrow()
+      ).last_used_at;
     await listWith(owner.apiKey);
     const first = await readLastUsed();
     expect(first).not.toBeNull();
@@ -128,11 +162,17 @@ describe('API keys', () => {
 
   it("lets a member revoke their own keys but not someone else's", async () => {
     const member = { email: 'member@example.com', password: 'member password 1' };
-    await t.request({ method: 'POST', url: '/v1/account/members', headers: { cookie: owner.cookie }, payload: { ...member, role: 'member' } });
+    await t.request({
+      method: 'POST',
+      url: '/v1/account/members',
+      headers: { cookie: owner.cookie },
+      payload: { ...member, role: 'member' },
+    });
     const memberCookie = await login(t, member);
     const own = await mintKey(t, memberCookie, { scopes: ['stats:read'] });
     const ownersKey = await mintKey(t, owner.cookie, { scopes: ['stats:read'] });
-    const revoke = (id: string) => t.request({ method: 'DELETE', url: `/v1/account/keys/${id}`, headers: { cookie: memberCookie } });
+    const revoke = (id: string) =>
+      t.request({ method: 'DELETE', url: `/v1/account/keys/${id}`, headers: { cookie: memberCookie } });
     expect((await revoke(ownersKey.id)).statusCode).toBe(403);
     expect((await revoke(own.id)).statusCode).toBe(204);
   });
@@ -147,9 +187,17 @@ describe('API keys', () => {
       siteId: null,
       expiresAt: null,
     });
-    const foreign = await t.request({ method: 'DELETE', url: `/v1/account/keys/${rivalKey.id}`, headers: bearer(owner.apiKey) });
+    const foreign = await t.request({
+      method: 'DELETE',
+      url: `/v1/account/keys/${rivalKey.id}`,
+      headers: bearer(owner.apiKey),
+    });
     expect(foreign.statusCode).toBe(404);
-    const malformed = await t.request({ method: 'DELETE', url: '/v1/account/keys/not-a-uuid', headers: bearer(owner.apiKey) });
+    const malformed = await t.request({
+      method: 'DELETE',
+      url: '/v1/account/keys/not-a-uuid',
+      headers: bearer(owner.apiKey),
+    });
     expect(malformed.statusCode).toBe(422);
     expect(malformed.json()).toMatchObject({ error: 'validation_failed', field: 'id' });
   });

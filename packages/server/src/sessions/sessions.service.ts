@@ -51,7 +51,8 @@ export function createSessionsService({
       if (!row || row.expires_at <= now || row.last_seen_at.getTime() + SESSION_IDLE_MS <= now.getTime()) {
         return null;
       }
-      if (now.getTime() - row.last_seen_at.getTime() > MINUTE_MS) await store.touchSession(db, tokenHash, now);
+      if (now.getTime() - row.last_seen_at.getTime() > MINUTE_MS)
+        await store.touchSession(db, tokenHash, now);
       return { kind: 'session', accountId: row.account_id, userId: row.user_id, role: row.role };
     },
 

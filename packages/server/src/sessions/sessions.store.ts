@@ -32,7 +32,11 @@ export function findSession(db: Kysely<DB>, tokenHash: string) {
 }
 
 export function touchSession(db: Kysely<DB>, tokenHash: string, now: Date) {
-  return db.updateTable('dashboard_sessions').set({ last_seen_at: now }).where('token_hash', '=', tokenHash).execute();
+  return db
+    .updateTable('dashboard_sessions')
+    .set({ last_seen_at: now })
+    .where('token_hash', '=', tokenHash)
+    .execute();
 }
 
 export function deleteSession(db: Kysely<DB>, tokenHash: string) {

@@ -42,7 +42,11 @@ describe('dashboard sign-in', () => {
   });
 
   it('answers a wrong password and an unknown email alike', async () => {
-    const wrong = await t.request({ method: 'POST', url: '/v1/auth/login', payload: { ...ADMIN, password: 'not the password' } });
+    const wrong = await t.request({
+      method: 'POST',
+      url: '/v1/auth/login',
+      payload: { ...ADMIN, password: 'not the password' },
+    });
     const unknown = await t.request({
       method: 'POST',
       url: '/v1/auth/login',
@@ -58,7 +62,11 @@ describe('dashboard sign-in', () => {
   it('takes the same scrypt work for unknown emails as for wrong passwords', async () => {
     const time = async (email: string) => {
       const started = performance.now();
-      await t.request({ method: 'POST', url: '/v1/auth/login', payload: { email, password: 'wrong password!' } });
+      await t.request({
+        method: 'POST',
+        url: '/v1/auth/login',
+        payload: { email, password: 'wrong password!' },
+      });
       return performance.now() - started;
     };
     await time('warmup@example.com');
@@ -69,7 +77,11 @@ describe('dashboard sign-in', () => {
   });
 
   it('ends the session on logout', async () => {
-    const logout = await t.request({ method: 'POST', url: '/v1/auth/logout', headers: { cookie: owner.cookie } });
+    const logout = await t.request({
+      method: 'POST',
+      url: '/v1/auth/logout',
+      headers: { cookie: owner.cookie },
+    });
     expect(logout.statusCode).toBe(204);
     expect((await me(owner.cookie)).statusCode).toBe(401);
   });

@@ -65,7 +65,12 @@ export async function setUpOwner(t: TestApp): Promise<Owner> {
   });
   if (setup.statusCode !== 201) throw new Error(`setup failed: ${setup.body}`);
   const body = setup.json();
-  return { accountId: body.account_id, userId: body.user_id, apiKey: body.api_key, cookie: await login(t, ADMIN) };
+  return {
+    accountId: body.account_id,
+    userId: body.user_id,
+    apiKey: body.api_key,
+    cookie: await login(t, ADMIN),
+  };
 }
 
 /** Signs in and returns the `Cookie` header value for the session. */

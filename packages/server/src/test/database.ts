@@ -15,7 +15,11 @@ export async function openTestDatabase(): Promise<Database> {
     await admin.connect();
     await admin.query(`create database ${name} template ${template}`);
     await admin.end();
-    const database = await openDatabase({ kind: 'postgres', url: withDatabaseName(adminUrl, name), poolSize: 5 });
+    const database = await openDatabase({
+      kind: 'postgres',
+      url: withDatabaseName(adminUrl, name),
+      poolSize: 5,
+    });
     return {
       ...database,
       async close() {

@@ -33,7 +33,10 @@ export async function insertAccount(t: TestApp, email = `rival-${randomUUID().sl
   const now = t.clock.now();
   const password = 'rival password 123';
   await t.database.db.transaction().execute(async (trx) => {
-    await trx.insertInto('accounts').values({ id: accountId, name: 'Rival', site_limit: 5, created_at: now }).execute();
+    await trx
+      .insertInto('accounts')
+      .values({ id: accountId, name: 'Rival', site_limit: 5, created_at: now })
+      .execute();
     await trx
       .insertInto('users')
       .values({ id: userId, email, password_hash: await hashPassword(password), created_at: now })

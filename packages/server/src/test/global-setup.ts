@@ -32,7 +32,11 @@ export default async function setup(project: TestProject) {
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
     await admin.query(`create database ${template}`);
-    const database = await openDatabase({ kind: 'postgres', url: withDatabaseName(adminUrl, template), poolSize: 1 });
+    const database = await openDatabase({
+      kind: 'postgres',
+      url: withDatabaseName(adminUrl, template),
+      poolSize: 1,
+    });
     await migrate(database.db);
     await database.close();
     project.provide('postgresTemplate', template);
@@ -42,7 +46,8 @@ export default async function setup(project: TestProject) {
         'select datname from pg_database where datname like $1',
         [`${template}%`],
       );
-      for (const row of leftovers.rows) await admin.query(`drop database if exists ${row.datname} with (force)`);
+      for (const row of leftovers.rows)
+        await admin.query(`drop database if exists ${row.datname} with (force)`);
       await admin.end();
     };
   }

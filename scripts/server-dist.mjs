@@ -1,0 +1,81 @@
+/**
+ * The server runs as compiled JavaScript. These helpers rebuild `packages/server/dist` when a
+ * source it depends on changed since the last build, and run a file of it as a child process.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { constants } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT_DIR = fileURLToPath(new URL('..', import.meta.url));
+export const SERVER_DIR = path.join(ROOT_DIR, 'packages', 'server');
+const DIST_DIR = path.join(SERVER_DIR, 'dist');
+
+/** Newest modification time (ms) among the files under `dir` that `include` accepts; 0 when none. */
+function newestMtime(dir, include = () => true) {
+  if (!existsSync(dir)) return 0;
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(file, include));
+    else if (entry.isFile() && include(file)) newest = Math.max(newest, statSync(file).mtimeMs);
+  }
+  return newest;
+}
+
+function isStale() {
+  if (!existsSync(path.join(DIST_DIR, 'main.js'))) return true;
+  const srcDir = path.join(SERVER_DIR, 'src');
+  const testDir = path.join(srcDir, 'test') + path.sep;
+  // Tests are not compiled into dist, so editing one must not cost a rebuild.
+  const isBuildInput = (file) => !file.endsWith('.test.ts') && !file.startsWith(testDir);
+  const tsconfigs = readdirSync(SERVER_DIR)
+    .filter((name) => /^tsconfig.*\.json$/.test(name))
+    .map((name) => statSync(path.join(SERVER_DIR, name)).mtimeMs);
+  const newestInput = Math.max(
+    newestMtime(srcDir, isBuildInput),
+    newestMtime(path.join(SERVER_DIR, 'migrations')),
+    ...tsconfigs,
+  );
+  return newestInput > newestMtime(DIST_DIR);
+}
+
+/** Spawns `command args` with inherited stdio, forwarding SIGINT/SIGTERM; resolves to its exit code. */
+export function run(command, args, options = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: 'inherit', ...options });
+    const forward = (signal) => child.kill(signal);
+    process.on('SIGINT', forward);
+    process.on('SIGTERM', forward);
+    child.on('error', (error) => {
+      process.stderr.write(`could not run ${command}: ${error.message}\n`);
+      resolve(1);
+    });
+    child.on('exit', (code, signal) => {
+      process.off('SIGINT', forward);
+      process.off('SIGTERM', forward);
+      resolve(code ?? 128 + (constants.signals[signal] ?? 0));
+    });
+  });
+}
+
+/** Runs the server's build when dist is missing or older than its inputs; resolves to the exit code. */
+export async function buildIfStale() {
+  if (!isStale()) return 0;
+  process.stderr.write('packages/server/dist is missing or stale: building it first\n');
+  // Under `npm start` this is npm's own CLI, so the build uses the same npm even when `npm` is not on PATH.
+  const npmCli = process.env.npm_execpath;
+  const [command, prefix] = npmCli?.endsWith('.js') ? [process.execPath, [npmCli]] : ['npm', []];
+  return run(command, [...prefix, 'run', 'build', '-w', '@touchtrail/server'], { cwd: ROOT_DIR });
+}
+
+/** Builds if stale, then runs `file` (a path inside packages/server) with `args`, and exits with its code. */
+export async function buildAndRunServerFile(file, args = []) {
+  const buildCode = await buildIfStale();
+  if (buildCode !== 0) process.exit(buildCode);
+  // npm runs workspace scripts inside packages/server; the child starts where the user ran npm instead,
+  // so a relative DATA_DIR means the same folder to `npm start` and `npm run migrate`.
+  const cwd = process.env.INIT_CWD ?? process.cwd();
+  process.exit(await run(process.execPath, [path.resolve(SERVER_DIR, file), ...args], { cwd }));
+}
