@@ -17,6 +17,10 @@ import { installErrorHandling } from './http/error-handler.js';
 import { buildLoggerOptions } from './http/logging.js';
 import { installOpenApi, registerOpenApiRoute } from './http/openapi.js';
 import { installRateLimits } from './http/rate-limit.js';
+import { registerCollectRoutes } from './ingest/collect.routes.js';
+import { createGeoLookup, type GeoLookup } from './ingest/geo.js';
+import { registerServerEventRoutes } from './ingest/server-events.routes.js';
+import { registerTrackerRoute } from './ingest/tracker.routes.js';
 import { registerKeyRoutes } from './keys/keys.routes.js';
 import type { Clock } from './lib/clock.js';
 import { newId } from './lib/ids.js';
@@ -29,6 +33,8 @@ export interface AppDeps {
   database: Database;
   clock: Clock;
   redis?: Redis;
+  /** Overrides the location lookup (tests pin a country). */
+  geo?: GeoLookup;
   /** Overrides the logger options (tests pass a stream to read log lines, or false). */
   logger?: FastifyServerOptions['logger'];
 }
@@ -99,7 +105,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerMemberRoutes(app, services);
   registerKeyRoutes(app, services);
   registerSiteRoutes(app, services);
+  const geo =
+    deps.geo ??
+    (await createGeoLookup({ databasePath: config.geoipDb, trustCdnHeaders: config.trustProxy !== false }));
+  await registerCollectRoutes(app, { ingest: services.ingest, geo, collectPath: config.collectPath });
+  registerServerEventRoutes(app, services);
+  registerTrackerRoute(app, { scriptPath: config.trackerScriptPath, collectPath: config.collectPath });
   registerOpenApiRoute(app);
+  // Batches still waiting are written before the database closes (main.ts closes it after this).
+  app.addHook('onClose', async () => {
+    await services.ingest.drain();
+  });
 
   await app.ready();
   return app;

@@ -37,6 +37,15 @@ const schema = z.object({
     .optional(),
   TRUST_PROXY: z.string().default('false'),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  GEOIP_DB: z.string().min(1).optional(),
+  TRACKER_SCRIPT_PATH: z
+    .string()
+    .regex(/^\/[A-Za-z0-9._~/-]{1,100}$/, 'must be a path starting with /')
+    .default('/t.js'),
+  COLLECT_PATH: z
+    .string()
+    .regex(/^\/[A-Za-z0-9._~/-]{1,100}$/, 'must be a path starting with /')
+    .default('/v1/collect'),
 });
 
 export interface Config {
@@ -51,6 +60,10 @@ export interface Config {
   redisUrl: string | undefined;
   trustProxy: TrustProxy;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** A MaxMind-format city or country database; the packaged DB-IP country database when unset. */
+  geoipDb: string | undefined;
+  trackerScriptPath: string;
+  collectPath: string;
 }
 
 export class ConfigError extends Error {}
@@ -85,5 +98,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: values.REDIS_URL,
     trustProxy,
     logLevel: values.LOG_LEVEL,
+    geoipDb: values.GEOIP_DB ? path.resolve(values.GEOIP_DB) : undefined,
+    trackerScriptPath: values.TRACKER_SCRIPT_PATH,
+    collectPath: values.COLLECT_PATH,
   };
 }

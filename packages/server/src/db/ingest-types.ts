@@ -1,0 +1,108 @@
+/** Row types of the per-site data tables of migrations/003_ingest.sql. */
+import type { ColumnType, Generated, JSONColumnType } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+
+export type EventType = 'pageview' | 'event' | 'identify' | 'engagement';
+export type SourceKindColumn = 'ai' | 'non_ai' | 'unknown';
+
+export interface EventsTable {
+  site_id: string;
+  event_id: string;
+  type: EventType;
+  name: string | null;
+  visitor_id: string | null;
+  person_key: string | null;
+  visit_id: string | null;
+  occurred_at: Timestamp;
+  received_at: Timestamp;
+  url: string | null;
+  properties: JSONColumnType<Record<string, unknown> | null, string | null, string | null>;
+  value_minor: number | null;
+  currency: string | null;
+  origin: 'browser' | 'server';
+}
+
+export interface VisitsTable {
+  site_id: string;
+  id: string;
+  visitor_id: string;
+  started_at: Timestamp;
+  last_activity_at: Timestamp;
+  entry_url: string;
+  source_kind: SourceKindColumn;
+  session_ai_source: string;
+  source_name: string;
+  source_key: string;
+  campaign: string;
+  ref: string;
+  device_type: string;
+  os: string;
+  browser: string;
+  country_code: string;
+  city: string;
+  pageviews: number;
+  engaged_seconds: number;
+  is_new: boolean;
+}
+
+export interface VisitorsTable {
+  site_id: string;
+  visitor_id: string;
+  first_seen: Timestamp;
+  last_seen: Timestamp;
+}
+
+export interface IdentityLinksTable {
+  site_id: string;
+  person_key: string;
+  visitor_id: string;
+  created_at: Timestamp;
+}
+
+export interface GoalsTable {
+  site_id: string;
+  id: string;
+  name: string;
+  display_name: string | null;
+  emoji: string | null;
+  sort_order: Generated<number>;
+  created_at: Timestamp;
+  archived_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+}
+
+export interface DailyGoalCompletionsTable {
+  site_id: string;
+  day: string;
+  name: string;
+  completions: number;
+}
+
+export interface DailyVisitsTable {
+  site_id: string;
+  day: string;
+  source_kind: string;
+  session_ai_source: string;
+  visits: Generated<number>;
+  pageviews: Generated<number>;
+}
+
+export interface OutboxEventsTable {
+  site_id: string;
+  id: string;
+  type: string;
+  dedupe_key: string;
+  payload: JSONColumnType<Record<string, unknown>, string, string>;
+  created_at: Timestamp;
+}
+
+export interface IngestTables {
+  events: EventsTable;
+  visits: VisitsTable;
+  visitors: VisitorsTable;
+  identity_links: IdentityLinksTable;
+  goals: GoalsTable;
+  daily_goal_completions: DailyGoalCompletionsTable;
+  daily_visits: DailyVisitsTable;
+  outbox_events: OutboxEventsTable;
+}

@@ -1,0 +1,82 @@
+/**
+ * `POST /v1/collect` (path configurable as COLLECT_PATH) takes the tracker's payloads. CORS is
+ * open and bodies may be `text/plain` (what the tracker sends, so browsers skip the preflight)
+ * or JSON, up to 64 KiB. The answer comes after the payload's batch is committed.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../http/errors.js';
+import { codedErrorSchema } from '../http/schemas.js';
+import { collectPayloadSchema } from './collect.schemas.js';
+import type { GeoLookup } from './geo.js';
+import type { IngestService } from './ingest.service.js';
+
+export const INGEST_BODY_LIMIT_BYTES = 64 * 1024;
+
+const OPEN_CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'POST, OPTIONS',
+  'access-control-allow-headers': 'content-type',
+  'access-control-max-age': '86400',
+  // Helmet's default would stop other sites' pages from reading the answer.
+  'cross-origin-resource-policy': 'cross-origin',
+};
+
+export function registerCollectRoutes(
+  app: FastifyInstance,
+  deps: { ingest: IngestService; geo: GeoLookup; collectPath: string },
+) {
+  return app.register(async (scope) => {
+    scope.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) => {
+      try {
+        done(null, JSON.parse(body as string));
+      } catch {
+        done(new AppError(400, 'invalid_json', 'Body is not valid JSON'), undefined);
+      }
+    });
+    scope.addHook('onSend', async (_request, reply) => {
+      reply.headers(OPEN_CORS);
+    });
+
+    scope.options(
+      deps.collectPath,
+      { config: { area: 'ingest' }, schema: { hide: true } },
+      async (_request, reply) => reply.code(204).send(),
+    );
+
+    scope.withTypeProvider<ZodTypeProvider>().post(
+      deps.collectPath,
+      {
+        bodyLimit: INGEST_BODY_LIMIT_BYTES,
+        config: { area: 'ingest', limits: { perIp: 600, ipGroup: 'collect' } },
+        schema: {
+          tags: ['ingest'],
+          summary: "The tracker's endpoint: pageviews, events, identify and engagement",
+          description:
+            'Send as `text/plain` (no CORS preflight) or `application/json`, at most 64 KiB. ' +
+            '`eid` makes a retried request count once. Known bots are acknowledged and not stored. ' +
+            'An unknown site key answers 404; a site scheduled for deletion answers 429 `quota_exceeded`; ' +
+            'a database failure answers 503 and records nothing.',
+          body: collectPayloadSchema,
+          response: {
+            202: z.object({ accepted: z.boolean(), reason: z.enum(['bot']).optional() }),
+            404: codedErrorSchema,
+            422: codedErrorSchema,
+            429: codedErrorSchema,
+            503: codedErrorSchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        const result = await deps.ingest.collect(request.body, {
+          userAgent: request.headers['user-agent'],
+          location: deps.geo(request.ip, request.headers),
+        });
+        return reply
+          .code(202)
+          .send(result === 'bot' ? { accepted: false, reason: 'bot' } : { accepted: true });
+      },
+    );
+  });
+}

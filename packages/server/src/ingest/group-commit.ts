@@ -1,0 +1,69 @@
+/**
+ * Group commit: callers submit items and wait; items that arrive while a batch is being written
+ * join the next one, which starts as soon as the current one commits (or after `maxWaitMs` when
+ * idle, so a lone request is not held longer than that). Each caller's promise settles with its
+ * own item's result only after its batch committed; if writing the batch fails, every caller in
+ * it is rejected and nothing of it was acknowledged.
+ */
+export interface GroupCommitOptions {
+  maxBatch: number;
+  maxWaitMs: number;
+}
+
+interface Pending<T, R> {
+  item: T;
+  resolve: (result: R) => void;
+  reject: (error: unknown) => void;
+}
+
+export class GroupCommitter<T, R> {
+  #queue: Pending<T, R>[] = [];
+  #writing: Promise<void> | null = null;
+  #timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly write: (items: T[]) => Promise<R[]>,
+    private readonly options: GroupCommitOptions,
+  ) {}
+
+  submit(item: T): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.#queue.push({ item, resolve, reject });
+      if (this.#writing) return;
+      if (this.#queue.length >= this.options.maxBatch) this.#startNow();
+      else this.#timer ??= setTimeout(() => this.#startNow(), this.options.maxWaitMs);
+    });
+  }
+
+  /** Writes everything queued and waits for it (used on shutdown). */
+  async drain(): Promise<void> {
+    while (this.#writing || this.#queue.length > 0) {
+      if (!this.#writing) this.#startNow();
+      await this.#writing;
+    }
+  }
+
+  #startNow(): void {
+    if (this.#timer) {
+      clearTimeout(this.#timer);
+      this.#timer = null;
+    }
+    if (this.#writing || this.#queue.length === 0) return;
+    const batch = this.#queue.splice(0, this.options.maxBatch);
+    this.#writing = this.#run(batch).finally(() => {
+      this.#writing = null;
+      if (this.#queue.length > 0) this.#startNow();
+    });
+  }
+
+  async #run(batch: Pending<T, R>[]): Promise<void> {
+    try {
+      const results = await this.write(batch.map((pending) => pending.item));
+      batch.forEach((pending, index) => {
+        pending.resolve(results[index] as R);
+      });
+    } catch (error) {
+      for (const pending of batch) pending.reject(error);
+    }
+  }
+}

@@ -1,0 +1,48 @@
+/** `POST /v1/server/events`: conversion events from the site's own server, with an API key. */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { principalOf } from '../http/authenticate.js';
+import { codedErrorSchema } from '../http/schemas.js';
+import { INGEST_BODY_LIMIT_BYTES } from './collect.routes.js';
+import { serverEventSchema } from './collect.schemas.js';
+import type { IngestService } from './ingest.service.js';
+
+export function registerServerEventRoutes(app: FastifyInstance, { ingest }: { ingest: IngestService }) {
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/v1/server/events',
+    {
+      bodyLimit: INGEST_BODY_LIMIT_BYTES,
+      config: {
+        area: 'ingest',
+        auth: { accepts: ['key'], scope: 'ingest:write' },
+        limits: { perCredential: 6000, credentialGroup: 'server-events' },
+      },
+      schema: {
+        tags: ['ingest'],
+        summary: 'Record a conversion event from your server',
+        description:
+          'Links `visitor_id` (from the visitor cookie) to the person named by `user_id` or `email` ' +
+          '(hashed with the server secret; never stored). `value` is in major units of `currency` ' +
+          "(default: the site's currency). `event_id` makes retries count once; without it every post is new. " +
+          'Answers 202 once committed: `recorded`, or `duplicate` for an `event_id` already held.',
+        body: serverEventSchema,
+        response: {
+          202: z.object({ status: z.enum(['recorded', 'duplicate']), event_id: z.string() }),
+          401: codedErrorSchema,
+          403: codedErrorSchema,
+          404: codedErrorSchema,
+          422: codedErrorSchema,
+          429: codedErrorSchema,
+          503: codedErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      if (principal.kind !== 'key') throw new Error('key-only route reached without a key');
+      const result = await ingest.recordServerEvent(principal, request.body);
+      return reply.code(202).send(result as { status: 'recorded' | 'duplicate'; event_id: string });
+    },
+  );
+}
