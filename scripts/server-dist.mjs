@@ -1,6 +1,7 @@
 /**
- * The server runs as compiled JavaScript. These helpers rebuild `packages/server/dist` when a
- * source it depends on changed since the last build, and run a file of it as a child process.
+ * The server runs as compiled JavaScript and serves the tracker's built file. These helpers
+ * rebuild both when a source they depend on changed since the last build, and run a file of
+ * the server as a child process.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 export const ROOT_DIR = fileURLToPath(new URL('..', import.meta.url));
 export const SERVER_DIR = path.join(ROOT_DIR, 'packages', 'server');
 const DIST_DIR = path.join(SERVER_DIR, 'dist');
+const TRACKER_DIR = path.join(ROOT_DIR, 'packages', 'tracker');
 
 /** Newest modification time (ms) among the files under `dir` that `include` accepts; 0 when none. */
 function newestMtime(dir, include = () => true) {
@@ -24,7 +26,18 @@ function newestMtime(dir, include = () => true) {
   return newest;
 }
 
+function isTrackerStale() {
+  const built = path.join(TRACKER_DIR, 'dist', 't.js');
+  if (!existsSync(built)) return true;
+  const newestInput = Math.max(
+    newestMtime(path.join(TRACKER_DIR, 'src')),
+    statSync(path.join(TRACKER_DIR, 'build.mjs')).mtimeMs,
+  );
+  return newestInput > statSync(built).mtimeMs;
+}
+
 function isStale() {
+  if (isTrackerStale()) return true;
   if (!existsSync(path.join(DIST_DIR, 'main.js'))) return true;
   const srcDir = path.join(SERVER_DIR, 'src');
   const testDir = path.join(srcDir, 'test') + path.sep;
@@ -60,14 +73,14 @@ export function run(command, args, options = {}) {
   });
 }
 
-/** Runs the server's build when dist is missing or older than its inputs; resolves to the exit code. */
+/** Runs the build when a dist folder is missing or older than its inputs; resolves to the exit code. */
 export async function buildIfStale() {
   if (!isStale()) return 0;
-  process.stderr.write('packages/server/dist is missing or stale: building it first\n');
+  process.stderr.write('the compiled server or tracker is missing or stale: building them first\n');
   // Under `npm start` this is npm's own CLI, so the build uses the same npm even when `npm` is not on PATH.
   const npmCli = process.env.npm_execpath;
   const [command, prefix] = npmCli?.endsWith('.js') ? [process.execPath, [npmCli]] : ['npm', []];
-  return run(command, [...prefix, 'run', 'build', '-w', '@touchtrail/server'], { cwd: ROOT_DIR });
+  return run(command, [...prefix, 'run', 'build'], { cwd: ROOT_DIR });
 }
 
 /** Builds if stale, then runs `file` (a path inside packages/server) with `args`, and exits with its code. */

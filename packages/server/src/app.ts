@@ -108,7 +108,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const geo =
     deps.geo ??
     (await createGeoLookup({ databasePath: config.geoipDb, trustCdnHeaders: config.trustProxy !== false }));
-  await registerCollectRoutes(app, { ingest: services.ingest, geo, collectPath: config.collectPath });
+  await registerCollectRoutes(app, {
+    ingest: services.ingest,
+    geo,
+    collectPath: config.collectPath,
+    ratePerMinute: config.ingestRateLimit,
+  });
   registerServerEventRoutes(app, services);
   registerTrackerRoute(app, { scriptPath: config.trackerScriptPath, collectPath: config.collectPath });
   registerOpenApiRoute(app);

@@ -38,6 +38,7 @@ const schema = z.object({
   TRUST_PROXY: z.string().default('false'),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   GEOIP_DB: z.string().min(1).optional(),
+  INGEST_RATE_LIMIT: z.coerce.number().int().min(0).max(10_000_000).default(3000),
   TRACKER_SCRIPT_PATH: z
     .string()
     .regex(/^\/[A-Za-z0-9._~/-]{1,100}$/, 'must be a path starting with /')
@@ -62,6 +63,8 @@ export interface Config {
   logLevel: (typeof LOG_LEVELS)[number];
   /** A MaxMind-format city or country database; the packaged DB-IP country database when unset. */
   geoipDb: string | undefined;
+  /** Collect requests per minute per client address; 0 turns the limit off. */
+  ingestRateLimit: number;
   trackerScriptPath: string;
   collectPath: string;
 }
@@ -99,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy,
     logLevel: values.LOG_LEVEL,
     geoipDb: values.GEOIP_DB ? path.resolve(values.GEOIP_DB) : undefined,
+    ingestRateLimit: values.INGEST_RATE_LIMIT,
     trackerScriptPath: values.TRACKER_SCRIPT_PATH,
     collectPath: values.COLLECT_PATH,
   };

@@ -1,4 +1,4 @@
-/** Row types of the per-site data tables of migrations/003_ingest.sql. */
+/** Row types of the per-site data tables of migrations/003_ingest.sql and 006_revenue.sql. */
 import type { ColumnType, Generated, JSONColumnType } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -105,4 +105,79 @@ export interface IngestTables {
   daily_goal_completions: DailyGoalCompletionsTable;
   daily_visits: DailyVisitsTable;
   outbox_events: OutboxEventsTable;
+}
+
+export interface ExchangeRatesTable {
+  day: string;
+  currency: string;
+  per_euro: number;
+}
+
+export interface PaymentsTable {
+  site_id: string;
+  id: string;
+  provider: string;
+  transaction_id: string;
+  kind: 'payment' | 'trial';
+  amount_minor: number;
+  currency: string;
+  refunded_minor: Generated<number>;
+  renewal: Generated<boolean>;
+  customer_id: string | null;
+  visitor_id: string | null;
+  person_key: string | null;
+  paid_at: Timestamp;
+  received_at: Timestamp;
+  attributed_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+}
+
+export interface RefundsTable {
+  site_id: string;
+  id: string;
+  payment_id: string;
+  amount_minor: number;
+  refunded_at: Timestamp;
+  created_at: Timestamp;
+  applied: Generated<boolean>;
+}
+
+export interface AttributionJobsTable {
+  site_id: string;
+  event_id: string;
+  status: Generated<'pending' | 'done' | 'failed'>;
+  attempts: Generated<number>;
+  run_after: Timestamp;
+  last_error: string | null;
+  created_at: Timestamp;
+  finished_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+}
+
+export interface AttributionCreditsTable {
+  site_id: string;
+  event_id: string;
+  model: 'first_touch' | 'last_touch' | 'linear' | 'time_decay';
+  source: string;
+  source_kind: string;
+  share: number;
+}
+
+export interface DailyRevenueTable {
+  site_id: string;
+  day: string;
+  model: string;
+  source: string;
+  currency: string;
+  gross_minor: Generated<number>;
+  refunded_minor: Generated<number>;
+  conversions: Generated<number>;
+  trials: Generated<number>;
+}
+
+export interface RevenueTables {
+  exchange_rates: ExchangeRatesTable;
+  payments: PaymentsTable;
+  refunds: RefundsTable;
+  attribution_jobs: AttributionJobsTable;
+  attribution_credits: AttributionCreditsTable;
+  daily_revenue: DailyRevenueTable;
 }

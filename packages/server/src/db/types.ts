@@ -1,6 +1,6 @@
 /** Row types of every table, as Kysely sees them. Keep in step with `migrations/`. */
 import type { ColumnType, Generated } from 'kysely';
-import type { IngestTables } from './ingest-types.js';
+import type { IngestTables, RevenueTables } from './ingest-types.js';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null, Date | string | null>;
@@ -101,7 +101,7 @@ export interface SiteErasuresTable {
   finished_at: NullableTimestamp;
 }
 
-export interface DB extends IngestTables {
+export interface DB extends IngestTables, RevenueTables {
   schema_migrations: SchemaMigrationsTable;
   server_settings: ServerSettingsTable;
   accounts: AccountsTable;

@@ -25,7 +25,7 @@ const OPEN_CORS = {
 
 export function registerCollectRoutes(
   app: FastifyInstance,
-  deps: { ingest: IngestService; geo: GeoLookup; collectPath: string },
+  deps: { ingest: IngestService; geo: GeoLookup; collectPath: string; ratePerMinute: number },
 ) {
   return app.register(async (scope) => {
     scope.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) => {
@@ -49,7 +49,10 @@ export function registerCollectRoutes(
       deps.collectPath,
       {
         bodyLimit: INGEST_BODY_LIMIT_BYTES,
-        config: { area: 'ingest', limits: { perIp: 600, ipGroup: 'collect' } },
+        config: {
+          area: 'ingest',
+          limits: deps.ratePerMinute > 0 ? { perIp: deps.ratePerMinute, ipGroup: 'collect' } : false,
+        },
         schema: {
           tags: ['ingest'],
           summary: "The tracker's endpoint: pageviews, events, identify and engagement",

@@ -233,3 +233,13 @@ export async function markVerified(trx: Trx, siteIds: string[], now: Date): Prom
     .where('verified_at', 'is', null)
     .execute();
 }
+
+/** One durable attribution job per new conversion event, written with the event itself. */
+export async function insertAttributionJobs(trx: Trx, siteId: string, eventIds: string[], now: Date): Promise<void> {
+  if (eventIds.length === 0) return;
+  await trx
+    .insertInto('attribution_jobs')
+    .values(eventIds.map((event_id) => ({ site_id: siteId, event_id, run_after: now, created_at: now })))
+    .onConflict((oc) => oc.columns(['site_id', 'event_id']).doNothing())
+    .execute();
+}
