@@ -27,7 +27,8 @@ export type ErrorCode =
   | 'deletion_in_progress'
   | 'account_pending_deletion'
   | 'goal_exists'
-  | 'goal_limit_reached';
+  | 'goal_limit_reached'
+  | 'bot_token_limit_reached';
 
 export interface AppErrorDetails {
   /** The offending field, for validation errors. */

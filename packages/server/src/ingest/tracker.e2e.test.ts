@@ -94,11 +94,19 @@ describe('tracker in a real browser against the real server', () => {
     const { site, pages, origin, context, page, errors } = await visit();
     try {
       await page.goto(`${origin}/?utm_source=chatgpt.com`);
-      await page.waitForFunction(() => window.touchtrail?.getVisitorId?.() != null);
-      const visitorId = await page.evaluate(() => window.touchtrail.getVisitorId());
-      await page.evaluate(() => history.pushState({}, '', '/pricing'));
+      await page.waitForFunction(
+        () => (globalThis as unknown as PageGlobals).touchtrail?.getVisitorId?.() != null,
+      );
+      const visitorId = await page.evaluate(() =>
+        (globalThis as unknown as PageGlobals).touchtrail.getVisitorId(),
+      );
+      await page.evaluate(() => (globalThis as unknown as PageGlobals).history.pushState({}, '', '/pricing'));
       await page.evaluate(() =>
-        window.touchtrail.track('signup', { plan: 'pro' }, { value: 49, currency: 'EUR' }),
+        (globalThis as unknown as PageGlobals).touchtrail.track(
+          'signup',
+          { plan: 'pro' },
+          { value: 49, currency: 'EUR' },
+        ),
       );
 
       const db = t.database.db;
@@ -144,8 +152,12 @@ describe('tracker in a real browser against the real server', () => {
     const { site, pages, origin, context, page, errors } = await visit('touchtrail.test');
     try {
       await page.goto(`${origin}/`);
-      await page.waitForFunction(() => window.touchtrail?.getVisitorId?.() != null);
-      const visitorId = await page.evaluate(() => window.touchtrail.getVisitorId());
+      await page.waitForFunction(
+        () => (globalThis as unknown as PageGlobals).touchtrail?.getVisitorId?.() != null,
+      );
+      const visitorId = await page.evaluate(() =>
+        (globalThis as unknown as PageGlobals).touchtrail.getVisitorId(),
+      );
       const name = `_svc_vid_${site.snippet_key.slice(5, 13)}`;
       const cookie = (await context.cookies(origin)).find((candidate) => candidate.name === name);
       expect(cookie).toMatchObject({ value: visitorId, domain: '.touchtrail.test' });
@@ -180,11 +192,8 @@ describe('tracker in a real browser against the real server', () => {
   });
 });
 
-declare global {
-  interface Window {
-    touchtrail: {
-      getVisitorId(): string | null;
-      track(name: string, props?: object, options?: object): void;
-    };
-  }
+/** What the page exposes, as seen from test code compiled without the DOM library. */
+interface PageGlobals {
+  touchtrail: { getVisitorId(): string | null; track(name: string, props?: object, options?: object): void };
+  history: { pushState(state: object, unused: string, url: string): void };
 }

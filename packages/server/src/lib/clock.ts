@@ -19,6 +19,7 @@ export function createManualClock(start = new Date('2026-01-15T12:00:00Z')) {
   };
 }
 
+export const SECOND_MS = 1000;
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 60 * MINUTE_MS;
 export const DAY_MS = 24 * HOUR_MS;

@@ -1,0 +1,91 @@
+/** `/v1/account/bot-tokens`: tokens for the crawler middleware (interface §4.6). */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { principalOf } from '../http/authenticate.js';
+import { codedErrorSchema, uuidParam } from '../http/schemas.js';
+import { SNIPPET_KEY_PATTERN } from '../lib/ids.js';
+import type { BotTokensService } from './bot-tokens.service.js';
+
+const snippetKey = z.string().regex(SNIPPET_KEY_PATTERN, 'must be a ttid_ snippet key');
+const tokenSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  prefix: z.string().describe('The first characters of the token, for recognising it'),
+  snippet_key: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable().describe('Updated at most once a minute'),
+  revoked_at: z.string().nullable(),
+});
+const errors = {
+  401: codedErrorSchema,
+  403: codedErrorSchema,
+  404: codedErrorSchema,
+  409: codedErrorSchema,
+  422: codedErrorSchema,
+};
+
+export function registerBotTokenRoutes(app: FastifyInstance, { botTokens }: { botTokens: BotTokensService }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const limits = { perCredential: 60, credentialGroup: 'bot-tokens' };
+
+  r.get(
+    '/v1/account/bot-tokens',
+    {
+      config: { area: 'account', auth: { accepts: ['key', 'session'], scope: 'config:write' }, limits },
+      schema: {
+        tags: ['crawlers'],
+        summary: 'List bot tokens (metadata only; the token and its hash are never shown)',
+        description:
+          'A dashboard session must be an account-wide admin. `site_id` narrows to one site; a site out of reach gives an empty list.',
+        querystring: z.strictObject({ site_id: snippetKey.optional() }),
+        response: { 200: z.object({ bot_tokens: z.array(tokenSchema) }), ...errors },
+      },
+    },
+    async (request) => ({ bot_tokens: await botTokens.list(principalOf(request), request.query.site_id) }),
+  );
+
+  r.post(
+    '/v1/account/bot-tokens',
+    {
+      config: { area: 'account', auth: { accepts: ['key', 'session'], scope: 'credentials:write' }, limits },
+      schema: {
+        tags: ['crawlers'],
+        summary: 'Mint a bot token for crawler-hit reports; the plaintext is returned only here',
+        description:
+          'Needs `credentials:write` and `ingest:write`; the key’s creator must still be an account-wide admin. ' +
+          'At most 5 active tokens per site and 30 per account (409 `bot_token_limit_reached`). ' +
+          'Give the crawler middleware `snippet_key` and `plaintext_token`. Rotation: mint the replacement, deploy it, then revoke the old one.',
+        body: z.strictObject({ site_id: snippetKey, name: z.string().trim().min(1).max(100).optional() }),
+        response: {
+          201: z.object({
+            id: z.uuid(),
+            snippet_key: z.string(),
+            name: z.string(),
+            plaintext_token: z.string(),
+            created_at: z.string(),
+          }),
+          ...errors,
+        },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await botTokens.create(principalOf(request), request.body)),
+  );
+
+  r.delete(
+    '/v1/account/bot-tokens/:tokenId',
+    {
+      config: { area: 'account', auth: { accepts: ['key', 'session'], scope: 'config:write' }, limits },
+      schema: {
+        tags: ['crawlers'],
+        summary: 'Revoke a bot token; the edge stops accepting it within 60 seconds',
+        description:
+          'The key’s creator must still be an account-wide admin. Revoking twice keeps the first `revoked_at`.',
+        params: z.strictObject({ tokenId: uuidParam }),
+        response: { 200: z.object({ id: z.uuid(), revoked_at: z.string() }), ...errors },
+      },
+    },
+    async (request) => botTokens.revoke(principalOf(request), request.params.tokenId),
+  );
+}

@@ -1,0 +1,71 @@
+/** `POST /v1/crawler/hits`: batches from the crawler middleware, authenticated by a bot token. */
+
+import { isIP } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { bearerToken } from '../http/authenticate.js';
+import { unauthorized } from '../http/errors.js';
+import { codedErrorSchema, timestampSchema } from '../http/schemas.js';
+import type { BotIdentity, BotTokensService } from './bot-tokens.service.js';
+import type { CrawlerHitsService } from './crawler-hits.service.js';
+
+export const MAX_HITS_PER_BATCH = 1000;
+
+const hitSchema = z.strictObject({
+  user_agent: z.string().min(1).max(1000),
+  path: z.string().min(1).max(4096),
+  status: z.number().int().min(100).max(599).optional(),
+  timestamp: timestampSchema.optional(),
+  ip: z
+    .string()
+    .refine((value) => isIP(value) !== 0, 'must be an IPv4 or IPv6 address')
+    .optional()
+    .describe('Used only to check the crawler is genuine; never stored'),
+});
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    bot?: BotIdentity;
+  }
+}
+
+export function registerCrawlerHitRoutes(
+  app: FastifyInstance,
+  deps: { botTokens: BotTokensService; crawlerHits: CrawlerHitsService },
+) {
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/v1/crawler/hits',
+    {
+      bodyLimit: 1024 * 1024,
+      config: { area: 'ingest', limits: { perCredential: 600, credentialGroup: 'crawler-hits' } },
+      // Bot tokens authenticate this route alone; every other route answers them 401.
+      onRequest: async (request) => {
+        const token = bearerToken(request);
+        const identity = token ? await deps.botTokens.verify(token) : null;
+        if (!identity) throw unauthorized('A valid bot token (tt_bot_…) is required');
+        request.bot = identity;
+      },
+      schema: {
+        tags: ['crawlers'],
+        summary: 'Report AI crawler hits (Authorization: Bearer tt_bot_…)',
+        description:
+          'At most 1,000 hits per batch. Each user agent is classified against the crawler table (unknown agents are stored as `other`). ' +
+          'Answers 202 once the batch is committed. A revoked token stops working within 60 seconds.',
+        body: z.strictObject({ hits: z.array(hitSchema).min(1).max(MAX_HITS_PER_BATCH) }),
+        response: {
+          202: z.object({ accepted: z.number().int() }),
+          401: codedErrorSchema,
+          422: codedErrorSchema,
+          429: codedErrorSchema,
+          503: codedErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const bot = request.bot as BotIdentity;
+      const accepted = await deps.crawlerHits.record(bot.siteId, request.body.hits);
+      return reply.code(202).send({ accepted });
+    },
+  );
+}

@@ -1,0 +1,117 @@
+/** `GET /v1/crawlers`: the crawler report (see crawler-report.ts). */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { DB } from '../db/types.js';
+import { principalOf } from '../http/authenticate.js';
+import { badInput } from '../http/errors.js';
+import { codedErrorSchema } from '../http/schemas.js';
+import type { Clock } from '../lib/clock.js';
+import { DAY_MS } from '../lib/clock.js';
+import { SNIPPET_KEY_PATTERN } from '../lib/ids.js';
+import type { SitesService } from '../sites/sites.service.js';
+import { buildCrawlerReport, type Convert } from './crawler-report.js';
+
+const date = z.iso.date({ error: 'must be a date, YYYY-MM-DD' });
+const MAX_SPAN_DAYS = 365;
+
+const reportSchema = z.object({
+  site_id: z.string(),
+  from: z.string(),
+  to: z.string(),
+  attribution_model: z.string(),
+  currency: z.string(),
+  crawlers: z.array(
+    z.object({
+      crawler: z.string(),
+      operator: z.string(),
+      purpose: z.string().describe('training, search, user (fetching for a person right now) or other'),
+      hits: z.number().int(),
+      days: z.array(z.object({ date: z.string(), hits: z.number().int() })),
+    }),
+  ),
+  purposes: z.array(z.object({ purpose: z.string(), hits: z.number().int() })),
+  top_paths: z.array(z.object({ path: z.string(), hits: z.number().int() })),
+  operators: z
+    .array(
+      z.object({
+        operator: z.string(),
+        assistants: z.array(z.string()).describe('The visit labels of this operator’s assistants'),
+        hits: z.number().int(),
+        pages_fetched: z.number().int().describe('Distinct paths its crawlers fetched'),
+        assistant_visits: z.number().int(),
+        conversions: z
+          .number()
+          .describe('Conversions credited to those visits (shares under linear and time_decay)'),
+        payments: z.number(),
+        gross: z.number(),
+        refunded: z.number(),
+        net: z.number().describe('Gross minus refunds, in `currency`'),
+        unconverted_revenue_days: z
+          .number()
+          .int()
+          .describe('Days of revenue left out for want of an exchange rate'),
+      }),
+    )
+    .describe('Per AI operator: crawled pages → assistant visits → conversions → net revenue'),
+});
+
+export function registerCrawlerReportRoute(
+  app: FastifyInstance,
+  deps: { db: Kysely<DB>; clock: Clock; sites: Pick<SitesService, 'getReachableSite'>; convert: Convert },
+) {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/v1/crawlers',
+    {
+      config: {
+        area: 'sites',
+        auth: { accepts: ['key', 'session'], scope: 'stats:read' },
+        limits: { perCredential: 120 },
+      },
+      schema: {
+        tags: ['crawlers'],
+        summary: 'AI crawler activity, and the loop from crawling to visits, conversions and revenue',
+        description:
+          '`from`/`to` default to the last 7 days (UTC), at most 365 days apart; `attribution_model` defaults to last_touch.',
+        querystring: z.strictObject({
+          site_id: z.string().regex(SNIPPET_KEY_PATTERN, 'must be a ttid_ snippet key'),
+          from: date.optional(),
+          to: date.optional(),
+          attribution_model: z
+            .enum(['first_touch', 'last_touch', 'linear', 'time_decay'])
+            .default('last_touch'),
+        }),
+        response: {
+          200: reportSchema,
+          401: codedErrorSchema,
+          403: codedErrorSchema,
+          404: codedErrorSchema,
+          422: codedErrorSchema,
+        },
+      },
+    },
+    async (request) => {
+      const query = request.query;
+      const to = query.to ?? deps.clock.now().toISOString().slice(0, 10);
+      const from =
+        query.from ?? new Date(Date.parse(`${to}T00:00:00Z`) - 6 * DAY_MS).toISOString().slice(0, 10);
+      const span = (Date.parse(to) - Date.parse(from)) / DAY_MS;
+      if (span < 0) throw badInput('from', 'from must not be after to', 'query');
+      if (span >= MAX_SPAN_DAYS) throw badInput('from', 'the window spans at most 365 days', 'query');
+      const site = await deps.sites.getReachableSite(principalOf(request), query.site_id);
+      return buildCrawlerReport(
+        deps.db,
+        {
+          siteId: site.id,
+          snippetKey: site.snippet_key,
+          currency: site.currency,
+          from,
+          to,
+          model: query.attribution_model,
+        },
+        deps.convert,
+      );
+    },
+  );
+}

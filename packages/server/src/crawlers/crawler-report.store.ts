@@ -1,0 +1,101 @@
+/** The queries behind the crawler report, each returning one part of it. */
+import { type Kysely, sql } from 'kysely';
+import type { DB } from '../db/types.js';
+
+export interface Window {
+  siteId: string;
+  from: string;
+  to: string;
+}
+
+const endOf = (day: string) => new Date(`${day}T00:00:00Z`).getTime() + 86_400_000;
+
+/** Hits per crawler and day, from the daily rollup. */
+export function crawlerDays(db: Kysely<DB>, w: Window) {
+  return db
+    .selectFrom('daily_crawler_hits')
+    .select(['day', 'crawler', 'operator', 'purpose', 'hits'])
+    .where('site_id', '=', w.siteId)
+    .where('day', '>=', w.from)
+    .where('day', '<=', w.to)
+    .orderBy('day')
+    .execute();
+}
+
+/** The most fetched paths in the window. */
+export function topPaths(db: Kysely<DB>, w: Window, limit = 20) {
+  return db
+    .selectFrom('crawler_hits')
+    .select(['path', (eb) => eb.fn.countAll<number>().as('hits')])
+    .where('site_id', '=', w.siteId)
+    .where('occurred_at', '>=', new Date(`${w.from}T00:00:00Z`))
+    .where('occurred_at', '<', new Date(endOf(w.to)))
+    .groupBy('path')
+    .orderBy('hits', 'desc')
+    .orderBy('path')
+    .limit(limit)
+    .execute();
+}
+
+/** Hits and distinct pages per operator. */
+export function operatorFetches(db: Kysely<DB>, w: Window) {
+  return db
+    .selectFrom('crawler_hits')
+    .select([
+      'operator',
+      (eb) => eb.fn.countAll<number>().as('hits'),
+      sql<number>`count(distinct path)`.as('pages'),
+    ])
+    .where('site_id', '=', w.siteId)
+    .where('operator', '!=', '')
+    .where('occurred_at', '>=', new Date(`${w.from}T00:00:00Z`))
+    .where('occurred_at', '<', new Date(endOf(w.to)))
+    .groupBy('operator')
+    .execute();
+}
+
+/** Visits per assistant label, from the daily rollup. */
+export function assistantVisits(db: Kysely<DB>, w: Window, labels: string[]) {
+  if (labels.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('daily_visits')
+    .select(['session_ai_source as source', (eb) => eb.fn.sum<number>('visits').as('visits')])
+    .where('site_id', '=', w.siteId)
+    .where('day', '>=', w.from)
+    .where('day', '<=', w.to)
+    .where('session_ai_source', 'in', labels)
+    .groupBy('session_ai_source')
+    .execute();
+}
+
+/** Conversion events credited to each label under a model (shares summed). */
+export function creditedConversions(db: Kysely<DB>, w: Window, model: string, labels: string[]) {
+  if (labels.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('attribution_credits as c')
+    .innerJoin('events as e', (join) =>
+      join.onRef('e.site_id', '=', 'c.site_id').onRef('e.event_id', '=', 'c.event_id'),
+    )
+    .select(['c.source', (eb) => eb.fn.sum<number>('c.share').as('conversions')])
+    .where('c.site_id', '=', w.siteId)
+    .where('c.model', '=', model as 'last_touch')
+    .where('c.source', 'in', labels)
+    .where('e.occurred_at', '>=', new Date(`${w.from}T00:00:00Z`))
+    .where('e.occurred_at', '<', new Date(endOf(w.to)))
+    .groupBy('c.source')
+    .execute();
+}
+
+/** Payment revenue credited to each label under a model, per day and currency. */
+export function creditedRevenue(db: Kysely<DB>, w: Window, model: string, labels: string[]) {
+  if (labels.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('daily_revenue')
+    .select(['day', 'source', 'currency', 'gross_minor', 'refunded_minor', 'conversions'])
+    .where('site_id', '=', w.siteId)
+    .where('model', '=', model)
+    .where('day', '>=', w.from)
+    .where('day', '<=', w.to)
+    .where('source', 'in', labels)
+    .execute();
+}

@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collect, newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
+import { SECOND_MS } from '../lib/clock.js';
+import { bearer, createTestApp, login, mintKey, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { insertAccount, insertSite } from '../test/factories.js';
+
+const GPTBOT =
+  'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)';
+const CHATGPT_USER =
+  'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot';
+const CLAUDEBOT =
+  'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)';
+
+describe('bot tokens and crawler hits', () => {
+  let t: TestApp;
+  let owner: Owner;
+  beforeAll(async () => {
+    t = await createTestApp();
+    owner = await setUpOwner(t);
+  });
+  afterAll(() => t.close());
+
+  const mint = (key: string, body: object) =>
+    t.request({ method: 'POST', url: '/v1/account/bot-tokens', headers: bearer(key), payload: body });
+  const report = (token: string, hits: object[]) =>
+    t.request({ method: 'POST', url: '/v1/crawler/hits', headers: bearer(token), payload: { hits } });
+
+  it('mints a token shown once, stores only its hash, and lists metadata', async () => {
+    const site = await insertSite(t, owner.accountId, { domain: 'docs.example.com' });
+    const response = await mint(owner.apiKey, { site_id: site.snippet_key, name: 'edge' });
+    expect(response.statusCode).toBe(201);
+    const body = response.json();
+    expect(body).toMatchObject({ snippet_key: site.snippet_key, name: 'edge' });
+    expect(body.plaintext_token).toMatch(/^tt_bot_[A-Za-z0-9_-]{43}$/);
+    const rows = await t.database.db.selectFrom('bot_tokens').selectAll().where('id', '=', body.id).execute();
+    expect(JSON.stringify(rows)).not.toContain(body.plaintext_token);
+
+    const list = await t.request({
+      method: 'GET',
+      url: `/v1/account/bot-tokens?site_id=${site.snippet_key}`,
+      headers: bearer(owner.apiKey),
+    });
+    expect(list.statusCode).toBe(200);
+    expect(list.body).not.toContain(body.plaintext_token);
+    expect(list.json().bot_tokens).toEqual([
+      expect.objectContaining({ id: body.id, snippet_key: site.snippet_key, revoked_at: null }),
+    ]);
+    const rival = await insertSite(t, (await insertAccount(t)).accountId, { domain: 'docs.example.com' });
+    const foreign = await t.request({
+      method: 'GET',
+      url: `/v1/account/bot-tokens?site_id=${rival.snippet_key}`,
+      headers: bearer(owner.apiKey),
+    });
+    expect(foreign.json()).toEqual({ bot_tokens: [] });
+  });
+
+  it('needs credentials:write and ingest:write, and an admin behind the key', async () => {
+    const site = await insertSite(t, owner.accountId, { domain: 'perm.example.com' });
+    const noIngest = await mintKey(t, owner.cookie, { scopes: ['credentials:write'] });
+    const refused = await mint(noIngest.api_key, { site_id: site.snippet_key });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ error: 'insufficient_scope', required_scope: 'ingest:write' });
+
+    const member = { email: 'crawler-member@example.com', password: 'member password 1' };
+    await t.request({
+      method: 'POST',
+      url: '/v1/account/members',
+      headers: { cookie: owner.cookie },
+      payload: { ...member, role: 'member' },
+    });
+    const memberKey = await mintKey(t, await login(t, member), {
+      scopes: ['credentials:write', 'ingest:write', 'config:write'],
+    });
+    expect((await mint(memberKey.api_key, { site_id: site.snippet_key })).statusCode).toBe(403);
+    const list = await t.request({
+      method: 'GET',
+      url: '/v1/account/bot-tokens',
+      headers: { cookie: await login(t, member) },
+    });
+    expect(list.statusCode).toBe(403);
+  });
+
+  it('allows 5 active tokens per site', async () => {
+    const site = await insertSite(t, owner.accountId, { domain: 'limit.example.com' });
+    for (let i = 0; i < 5; i++)
+      expect((await mint(owner.apiKey, { site_id: site.snippet_key })).statusCode).toBe(201);
+    const sixth = await mint(owner.apiKey, { site_id: site.snippet_key });
+    expect(sixth.statusCode).toBe(409);
+    expect(sixth.json()).toMatchObject({ error: 'bot_token_limit_reached', limit: 5 });
+  });
+
+  it('accepts hits with a bot token only, and a revoked token stops within 60 seconds', async () => {
+    const site = await insertSite(t, owner.accountId, { domain: 'hits.example.com' });
+    const { id, plaintext_token: token } = (await mint(owner.apiKey, { site_id: site.snippet_key })).json();
+    const accepted = await report(token, [{ user_agent: GPTBOT, path: '/docs/a', status: 200 }]);
+    expect(accepted.statusCode).toBe(202);
+    expect(accepted.json()).toEqual({ accepted: 1 });
+    expect(
+      (await t.request({ method: 'GET', url: '/v1/account/keys', headers: bearer(token) })).statusCode,
+    ).toBe(401);
+    expect((await report(owner.apiKey, [{ user_agent: GPTBOT, path: '/' }])).statusCode).toBe(401);
+
+    const revoked = await t.request({
+      method: 'DELETE',
+      url: `/v1/account/bot-tokens/${id}`,
+      headers: bearer(owner.apiKey),
+    });
+    expect(revoked.statusCode).toBe(200);
+    expect(revoked.json()).toMatchObject({ id, revoked_at: expect.any(String) });
+    t.clock.advance(30 * SECOND_MS);
+    expect((await report(token, [{ user_agent: GPTBOT, path: '/docs/b' }])).statusCode).toBe(202);
+    t.clock.advance(31 * SECOND_MS);
+    expect((await report(token, [{ user_agent: GPTBOT, path: '/docs/c' }])).statusCode).toBe(401);
+  });
+
+  it.each([
+    [{ hits: [] }, 'hits'],
+    [{ hits: [{ path: '/' }] }, 'hits.0.user_agent'],
+    [{ hits: [{ user_agent: GPTBOT, path: '/', status: 42 }] }, 'hits.0.status'],
+    [{ hits: [{ user_agent: GPTBOT, path: '/', ip: 'not-an-ip' }] }, 'hits.0.ip'],
+    [{ hits: [{ user_agent: GPTBOT, path: '/', extra: 1 }] }, 'hits.0.extra'],
+    [{ hits: Array.from({ length: 1001 }, () => ({ user_agent: GPTBOT, path: '/' })) }, 'hits'],
+  ])('answers 422 naming the field (%#)', async (payload, field) => {
+    const site = await insertSite(t, owner.accountId, {
+      domain: `v${Math.random().toString(36).slice(2)}.example.com`,
+    });
+    const { plaintext_token: token } = (await mint(owner.apiKey, { site_id: site.snippet_key })).json();
+    const response = await t.request({
+      method: 'POST',
+      url: '/v1/crawler/hits',
+      headers: bearer(token),
+      payload,
+    });
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toMatchObject({ error: 'validation_failed', field });
+  });
+
+  it('reports crawling, assistant visits and purposes against an independent count', async () => {
+    const site = await insertSite(t, owner.accountId, { domain: 'loop.example.com' });
+    const { plaintext_token: token } = (await mint(owner.apiKey, { site_id: site.snippet_key })).json();
+    const hits: { user_agent: string; path: string }[] = [];
+    const agents = [GPTBOT, CHATGPT_USER, CLAUDEBOT, 'curl/8.0'];
+    for (let i = 0; i < 300; i++) hits.push({ user_agent: agents[i % 4] as string, path: `/docs/${i % 17}` });
+    expect((await report(token, hits)).statusCode).toBe(202);
+    for (let i = 0; i < 7; i++) {
+      await collect(
+        t,
+        pageview(site.snippet_key, newVisitorId(), 'https://loop.example.com/docs/1', 'https://chatgpt.com/'),
+      );
+    }
+    const response = await t.request({
+      method: 'GET',
+      url: `/v1/crawlers?site_id=${site.snippet_key}`,
+      headers: bearer(owner.apiKey),
+    });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    const count = (agent: string) => hits.filter((hit) => hit.user_agent === agent).length;
+    expect(body.crawlers.find((c: { crawler: string }) => c.crawler === 'GPTBot').hits).toBe(count(GPTBOT));
+    expect(body.crawlers.find((c: { crawler: string }) => c.crawler === 'other').hits).toBe(
+      count('curl/8.0'),
+    );
+    expect(body.purposes).toEqual(
+      expect.arrayContaining([
+        { purpose: 'training', hits: count(GPTBOT) + count(CLAUDEBOT) },
+        { purpose: 'user', hits: count(CHATGPT_USER) },
+      ]),
+    );
+    const openai = body.operators.find((o: { operator: string }) => o.operator === 'OpenAI');
+    const openaiPaths = new Set(
+      hits.filter((h) => h.user_agent === GPTBOT || h.user_agent === CHATGPT_USER).map((h) => h.path),
+    );
+    expect(openai).toMatchObject({
+      hits: count(GPTBOT) + count(CHATGPT_USER),
+      pages_fetched: openaiPaths.size,
+      assistant_visits: 7,
+    });
+    expect(body.top_paths[0].hits).toBeGreaterThanOrEqual(body.top_paths[1].hits);
+  });
+});

@@ -1,0 +1,45 @@
+/** Row types of migrations/008_crawlers.sql. */
+import type { ColumnType } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null, Date | string | null>;
+
+export interface BotTokensTable {
+  id: string;
+  account_id: string;
+  site_id: string;
+  created_by: string | null;
+  name: string;
+  display_prefix: string;
+  token_hash: string;
+  created_at: Timestamp;
+  last_used_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface CrawlerHitsTable {
+  site_id: string;
+  id: string;
+  crawler: string;
+  operator: string;
+  purpose: string;
+  path: string;
+  status: number | null;
+  occurred_at: Timestamp;
+  received_at: Timestamp;
+}
+
+export interface DailyCrawlerHitsTable {
+  site_id: string;
+  day: string;
+  crawler: string;
+  operator: string;
+  purpose: string;
+  hits: number;
+}
+
+export interface CrawlerTables {
+  bot_tokens: BotTokensTable;
+  crawler_hits: CrawlerHitsTable;
+  daily_crawler_hits: DailyCrawlerHitsTable;
+}
