@@ -1,0 +1,9 @@
+/** `@touchtrail/node/crawler`: report AI crawler hits from a Node server to Touchtrail. */
+export { crawlerMiddleware, fastifyCrawler, withCrawlerTracking } from './adapters.js';
+export { isAiCrawler } from './detect.js';
+export {
+  type CrawlerHit,
+  type CrawlerOptions,
+  type CrawlerReporter,
+  createCrawlerReporter,
+} from './reporter.js';
