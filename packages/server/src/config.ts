@@ -7,6 +7,9 @@ import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/** The ECB's daily euro reference rates, the default source of `RATES_URL`. */
+export const ECB_DAILY_RATES_URL = 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml';
+
 /** `TRUST_PROXY`: false, true, a hop count, or a comma-separated list of addresses/CIDRs. */
 export type TrustProxy = boolean | number | string[];
 
@@ -47,6 +50,18 @@ const schema = z.object({
     .string()
     .regex(/^\/[A-Za-z0-9._~/-]{1,100}$/, 'must be a path starting with /')
     .default('/v1/collect'),
+  RATES_URL: z
+    .string()
+    .refine(
+      (value) => value.toLowerCase() === 'off' || (/^https?:\/\/\S+$/.test(value) && URL.canParse(value)),
+      'must be an http:// or https:// URL, or off',
+    )
+    .default(ECB_DAILY_RATES_URL),
+  RATES_REFRESH_HOURS: z.coerce.number().int().min(1).max(168).default(6),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default('false'),
+  NODE_EXTRA_CA_CERTS: z.string().min(1).optional(),
 });
 
 export interface Config {
@@ -67,11 +82,21 @@ export interface Config {
   ingestRateLimit: number;
   trackerScriptPath: string;
   collectPath: string;
+  /** Where exchange rates are refreshed from; undefined when refreshing is off. */
+  ratesUrl: string | undefined;
+  ratesRefreshHours: number;
+  /** Test-only: webhooks may target loopback and private addresses. Unsafe in production. */
+  webhookAllowPrivateTargets: boolean;
+  /** Node's own NODE_EXTRA_CA_CERTS: a PEM file webhook deliveries trust beside the bundled roots. */
+  extraCaCertsFile: string | undefined;
 }
 
 export class ConfigError extends Error {}
 
-/** Reads the environment. Empty strings count as unset, as most shells and .env files intend. */
+/**
+ * Reads the environment. Empty strings count as unset, as most shells and .env files intend,
+ * except `RATES_URL`, where empty means off (the issue's contract).
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   const parsed = schema.safeParse(cleaned);
@@ -105,5 +130,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ingestRateLimit: values.INGEST_RATE_LIMIT,
     trackerScriptPath: values.TRACKER_SCRIPT_PATH,
     collectPath: values.COLLECT_PATH,
+    // The one variable where empty is not unset: `RATES_URL=` turns refreshing off, as does `off`.
+    ratesUrl: env.RATES_URL === '' || values.RATES_URL.toLowerCase() === 'off' ? undefined : values.RATES_URL,
+    ratesRefreshHours: values.RATES_REFRESH_HOURS,
+    webhookAllowPrivateTargets: values.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
+    extraCaCertsFile: values.NODE_EXTRA_CA_CERTS ? path.resolve(values.NODE_EXTRA_CA_CERTS) : undefined,
   };
 }

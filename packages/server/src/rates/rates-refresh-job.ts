@@ -1,0 +1,36 @@
+/**
+ * The scheduled refresh: once when the server starts (a fresh install has no rates to convert
+ * with), then every `intervalMs` through `startPeriodicJob`, so runs never overlap. A failed
+ * refresh is reported and the stored rates stay in use. `stop()` cancels a download in flight
+ * (it could otherwise hold shutdown for its whole 10 s deadline) and waits for the run to end.
+ */
+import { type PeriodicJob, startPeriodicJob } from '../jobs/periodic.js';
+import type { RatesImport } from './rates.service.js';
+
+export function startRatesRefresh(options: {
+  refresh: (signal: AbortSignal) => Promise<RatesImport>;
+  intervalMs: number;
+  onRefreshed: (result: RatesImport) => void;
+  onError: (error: unknown) => void;
+}): PeriodicJob {
+  const cancel = new AbortController();
+  const run = async () => options.onRefreshed(await options.refresh(cancel.signal));
+  // A refresh cut short by stop() is not a failure worth reporting.
+  const onError = (error: unknown) => {
+    if (!cancel.signal.aborted) options.onError(error);
+  };
+  let periodic: PeriodicJob | undefined;
+  const first = run()
+    .catch(onError)
+    .finally(() => {
+      if (!cancel.signal.aborted)
+        periodic = startPeriodicJob({ intervalMs: options.intervalMs, run, onError });
+    });
+  return {
+    async stop() {
+      cancel.abort();
+      await first;
+      await periodic?.stop();
+    },
+  };
+}
