@@ -50,8 +50,10 @@ function openPostgres(url: string, poolSize = 10): Database {
       }) as typeof pg.types.getTypeParser,
     },
   });
-  // An idle client that loses its server must not crash the process; the next query reconnects.
+  // A client that loses its server (idle or checked out) must not crash the process: the query
+  // in flight fails on its own, and the pool replaces the client.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return wrap(db, 'postgres', () => db.destroy());
 }

@@ -1,0 +1,115 @@
+/**
+ * One attribution job's work, inside its transaction: find the person's visits of the 30 days
+ * up to the conversion, store credits under all four models, post a payment's revenue, and
+ * queue the `conversion.attributed` fact. Credits already stored (a job run again) are reused,
+ * never recomputed, so a conversion is attributed once.
+ */
+import type { Transaction } from 'kysely';
+import type { AttributionModel, DB } from '../db/types.js';
+import { DAY_MS } from '../lib/clock.js';
+import { newId } from '../lib/ids.js';
+import * as store from './attribution.store.js';
+import { ATTRIBUTION_MODELS, attributeUnderAllModels, type Credits, sourceKinds } from './models.js';
+import { postPaymentRevenue } from './revenue-posting.js';
+
+export const LOOKBACK_MS = 30 * DAY_MS;
+const PAYMENT_EVENT_PREFIX = 'pay_';
+const PAYMENT_EVENT_NAMES = new Set(['payment', 'trial']);
+
+/** Test seams: called between steps, inside the job's transaction. */
+export interface AttributionHooks {
+  afterCredits?: (job: store.ClaimedJob, trx: Transaction<DB>) => void | Promise<void>;
+}
+
+function creditRowsOf(
+  credits: Record<AttributionModel, Credits>,
+  kinds: Map<string, string>,
+): store.CreditRow[] {
+  return ATTRIBUTION_MODELS.flatMap((model) =>
+    [...credits[model]].map(([source, share]) => ({
+      model,
+      source,
+      source_kind: kinds.get(source) ?? 'unknown',
+      share,
+    })),
+  );
+}
+
+function creditsOf(rows: store.CreditRow[]): Record<AttributionModel, Credits> {
+  const credits = Object.fromEntries(ATTRIBUTION_MODELS.map((model) => [model, new Map()])) as Record<
+    AttributionModel,
+    Credits
+  >;
+  for (const row of rows) credits[row.model].set(row.source, row.share);
+  return credits;
+}
+
+/** The stored credits of the conversion, computing and storing them first if there are none. */
+async function creditConversion(
+  trx: Transaction<DB>,
+  siteId: string,
+  conversion: NonNullable<Awaited<ReturnType<typeof store.loadConversion>>>,
+): Promise<store.CreditRow[]> {
+  const stored = await store.loadCredits(trx, siteId, conversion.event_id);
+  if (stored.length > 0) return stored;
+  const at = new Date(conversion.occurred_at);
+  const touchpoints = await store.loadTouchpoints(
+    trx,
+    siteId,
+    { visitorId: conversion.visitor_id, personKey: conversion.person_key },
+    { from: new Date(at.getTime() - LOOKBACK_MS), to: at },
+  );
+  const rows = creditRowsOf(attributeUnderAllModels(touchpoints, at), sourceKinds(touchpoints));
+  await store.insertCredits(trx, siteId, conversion.event_id, rows);
+  return rows;
+}
+
+export async function attributeConversion(
+  trx: Transaction<DB>,
+  job: store.ClaimedJob,
+  now: Date,
+  hooks: AttributionHooks = {},
+): Promise<void> {
+  const conversion = await store.loadConversion(trx, job.site_id, job.event_id);
+  // A conversion whose event is not (yet) visible is retried, then marked failed.
+  if (!conversion) throw new Error(`conversion event ${job.event_id} not found`);
+  const rows = await creditConversion(trx, job.site_id, conversion);
+  await hooks.afterCredits?.(job, trx);
+
+  let value = {
+    minor: conversion.value_minor ?? 0,
+    currency: conversion.currency ?? conversion.site_currency,
+  };
+  const isPayment =
+    conversion.event_id.startsWith(PAYMENT_EVENT_PREFIX) && PAYMENT_EVENT_NAMES.has(conversion.name ?? '');
+  if (isPayment) {
+    const paymentId = conversion.event_id.slice(PAYMENT_EVENT_PREFIX.length);
+    const payment = await postPaymentRevenue(trx, job.site_id, paymentId, creditsOf(rows), now);
+    value = { minor: payment.amount_minor, currency: payment.currency };
+  }
+
+  await store.insertOutboxEvent(trx, {
+    site_id: job.site_id,
+    id: newId(),
+    type: 'conversion.attributed',
+    dedupe_key: conversion.event_id,
+    payload: {
+      site_id: conversion.snippet_key,
+      event_id: conversion.event_id,
+      event_name: conversion.name,
+      occurred_at: new Date(conversion.occurred_at).toISOString(),
+      value_cents: value.minor,
+      currency: value.currency,
+      credits: Object.fromEntries(
+        ATTRIBUTION_MODELS.map((model) => [
+          model,
+          rows
+            .filter((row) => row.model === model)
+            .sort((a, b) => b.share - a.share || (a.source < b.source ? -1 : 1))
+            .map(({ source, source_kind, share }) => ({ source, source_kind, share })),
+        ]),
+      ),
+    },
+    created_at: now,
+  });
+}

@@ -1,0 +1,223 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newVisitorId } from '../ingest/ingest.fixtures.js';
+import { emailPersonKey } from '../ingest/person-key.js';
+import { DAY_MS, HOUR_MS } from '../lib/clock.js';
+import { createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { insertSite } from '../test/factories.js';
+import { arrive, recordPayment, recordRefund, revenueRows } from './attribution.fixtures.js';
+import { createAttributionWorker } from './attribution.worker.js';
+
+const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+
+describe('attribution of payments', () => {
+  let t: TestApp;
+  let owner: Owner;
+  beforeAll(async () => {
+    t = await createTestApp();
+    owner = await setUpOwner(t);
+  });
+  afterAll(() => t.close());
+
+  let sites = 0;
+  const newSite = () => insertSite(t, owner.accountId, { domain: `pay-${++sites}.example.com` });
+  const attribute = () => createAttributionWorker({ db: t.database.db, clock: t.clock }).runUntilIdle();
+  const paymentOf = (siteId: string, id: string) =>
+    t.database.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('site_id', '=', siteId)
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+
+  it('puts a payment’s gross and conversion on its day under every model', async () => {
+    const site = await newSite();
+    const vid = newVisitorId();
+    await arrive(t, site, vid, 'chatgpt');
+    t.clock.advance(7 * DAY_MS);
+    await arrive(t, site, vid, 'search');
+    const payment = await recordPayment(t, site, { amountMinor: 9000, currency: 'EUR', visitorId: vid });
+    const day = dayOf(t.clock.now());
+
+    await attribute();
+    const row = (source: string, gross: number, conversions: number) => ({
+      day,
+      source,
+      currency: 'EUR',
+      gross_minor: gross,
+      refunded_minor: 0,
+      conversions,
+      trials: 0,
+    });
+    expect(await revenueRows(t, site.id, 'first_touch')).toEqual([row('chatgpt', 9000, 1)]);
+    expect(await revenueRows(t, site.id, 'last_touch')).toEqual([row('search', 9000, 1)]);
+    expect(await revenueRows(t, site.id, 'linear')).toEqual([
+      row('chatgpt', 4500, 0.5),
+      row('search', 4500, 0.5),
+    ]);
+    // Weights 1/2 and 1: a third and two thirds, in exact millionths that add up to the whole.
+    expect(await revenueRows(t, site.id, 'time_decay')).toEqual([
+      row('chatgpt', 3000, 0.333333),
+      row('search', 6000, 0.666667),
+    ]);
+    expect((await paymentOf(site.id, payment.id)).attributed_at).toEqual(t.clock.now());
+    const fact = await t.database.db
+      .selectFrom('outbox_events')
+      .select('payload')
+      .where('site_id', '=', site.id)
+      .where('dedupe_key', '=', payment.eventId)
+      .executeTakeFirstOrThrow();
+    expect(fact.payload).toMatchObject({ event_name: 'payment', value_cents: 9000, currency: 'EUR' });
+
+    // Attributing again adds nothing.
+    await t.database.db
+      .updateTable('attribution_jobs')
+      .set({ status: 'pending' })
+      .where('site_id', '=', site.id)
+      .execute();
+    await attribute();
+    expect(await revenueRows(t, site.id, 'linear')).toEqual([
+      row('chatgpt', 4500, 0.5),
+      row('search', 4500, 0.5),
+    ]);
+  });
+
+  it('counts a trial as a conversion and a trial with no revenue, and an unmatched payment under source ""', async () => {
+    const site = await newSite();
+    const vid = newVisitorId();
+    await arrive(t, site, vid, 'perplexity');
+    await recordPayment(t, site, { amountMinor: 0, kind: 'trial', visitorId: vid });
+    // Matched by email through nobody's visits: unattributed, still counted.
+    await recordPayment(t, site, {
+      amountMinor: 123_456,
+      currency: 'JPY',
+      personKey: emailPersonKey('k'.repeat(40), 'x@example.com'),
+    });
+    await attribute();
+    const day = dayOf(t.clock.now());
+    for (const model of ['first_touch', 'last_touch', 'linear', 'time_decay']) {
+      expect(await revenueRows(t, site.id, model)).toEqual([
+        {
+          day,
+          source: '',
+          currency: 'JPY',
+          gross_minor: 123_456,
+          refunded_minor: 0,
+          conversions: 1,
+          trials: 0,
+        },
+        {
+          day,
+          source: 'perplexity',
+          currency: 'USD',
+          gross_minor: 0,
+          refunded_minor: 0,
+          conversions: 1,
+          trials: 1,
+        },
+      ]);
+    }
+  });
+
+  it('applies refunds posted before attribution on their own days, once', async () => {
+    const site = await newSite();
+    const vid = newVisitorId();
+    await arrive(t, site, vid, 'chatgpt');
+    t.clock.advance(HOUR_MS);
+    await arrive(t, site, vid, 'search');
+    const paidDay = dayOf(t.clock.now());
+    const payment = await recordPayment(t, site, { amountMinor: 10_000, visitorId: vid });
+    // The worker is late: two refunds arrive first, on the next two days.
+    t.clock.advance(DAY_MS);
+    await recordRefund(t, site, payment.id, 2_500);
+    const firstRefundDay = dayOf(t.clock.now());
+    t.clock.advance(DAY_MS);
+    await recordRefund(t, site, payment.id, 1_001);
+    const secondRefundDay = dayOf(t.clock.now());
+
+    await attribute();
+    const linear = await revenueRows(t, site.id, 'linear');
+    const bySourceAndDay = (source: string, day: string) =>
+      linear.find((row) => row.source === source && row.day === day);
+    expect(bySourceAndDay('chatgpt', paidDay)).toMatchObject({
+      gross_minor: 5000,
+      refunded_minor: 0,
+      conversions: 0.5,
+    });
+    expect(bySourceAndDay('search', paidDay)).toMatchObject({
+      gross_minor: 5000,
+      refunded_minor: 0,
+      conversions: 0.5,
+    });
+    expect(bySourceAndDay('chatgpt', firstRefundDay)).toMatchObject({
+      gross_minor: 0,
+      refunded_minor: 1250,
+      conversions: 0,
+    });
+    expect(bySourceAndDay('search', secondRefundDay)).toMatchObject({ refunded_minor: 500.5 });
+    const total = linear.reduce((sum, row) => sum + row.refunded_minor, 0);
+    expect(total).toBe(3501);
+    expect(await revenueRows(t, site.id, 'last_touch')).toEqual([
+      {
+        day: paidDay,
+        source: 'search',
+        currency: 'USD',
+        gross_minor: 10_000,
+        refunded_minor: 0,
+        conversions: 1,
+        trials: 0,
+      },
+      {
+        day: firstRefundDay,
+        source: 'search',
+        currency: 'USD',
+        gross_minor: 0,
+        refunded_minor: 2500,
+        conversions: 0,
+        trials: 0,
+      },
+      {
+        day: secondRefundDay,
+        source: 'search',
+        currency: 'USD',
+        gross_minor: 0,
+        refunded_minor: 1001,
+        conversions: 0,
+        trials: 0,
+      },
+    ]);
+    const refunds = await t.database.db
+      .selectFrom('refunds')
+      .select('applied')
+      .where('payment_id', '=', payment.id)
+      .execute();
+    expect(refunds).toEqual([{ applied: true }, { applied: true }]);
+
+    await t.database.db
+      .updateTable('attribution_jobs')
+      .set({ status: 'pending' })
+      .where('site_id', '=', site.id)
+      .execute();
+    await attribute();
+    expect((await revenueRows(t, site.id, 'linear')).reduce((sum, row) => sum + row.refunded_minor, 0)).toBe(
+      3501,
+    );
+  });
+
+  it('splits a zero-decimal amount over three sources without losing a fraction', async () => {
+    const site = await newSite();
+    const vid = newVisitorId();
+    for (const from of ['chatgpt', 'search', 'perplexity'] as const) {
+      await arrive(t, site, vid, from);
+      t.clock.advance(HOUR_MS);
+    }
+    await recordPayment(t, site, { amountMinor: 1_000, currency: 'JPY', visitorId: vid });
+    await attribute();
+    for (const model of ['linear', 'time_decay']) {
+      const rows = await revenueRows(t, site.id, model);
+      expect(rows).toHaveLength(3);
+      // numeric(24, 6) sums compared in millionths: exact.
+      expect(rows.reduce((sum, row) => sum + Math.round(row.gross_minor * 1e6), 0)).toBe(1_000 * 1e6);
+      expect(rows.reduce((sum, row) => sum + Math.round(row.conversions * 1e6), 0)).toBe(1e6);
+    }
+  });
+});

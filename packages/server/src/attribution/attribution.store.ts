@@ -1,0 +1,151 @@
+/**
+ * SQL of the attribution worker: claiming jobs, reading a conversion and the person's visits,
+ * writing credits and the outbox fact, and finishing or retrying the job. Every function runs
+ * inside the job's transaction; writes are idempotent (conflicts do nothing).
+ */
+import { sql, type Transaction } from 'kysely';
+import type { AttributionCreditsTable } from '../db/ingest-types.js';
+import type { DB } from '../db/types.js';
+import type { Touchpoint } from './models.js';
+
+type Trx = Transaction<DB>;
+
+export interface ClaimedJob {
+  site_id: string;
+  event_id: string;
+  attempts: number;
+}
+
+/** The oldest due pending job, locked for this transaction; jobs other workers hold are skipped. */
+export function claimDueJob(trx: Trx, now: Date): Promise<ClaimedJob | undefined> {
+  return trx
+    .selectFrom('attribution_jobs')
+    .select(['site_id', 'event_id', 'attempts'])
+    .where('status', '=', 'pending')
+    .where('run_after', '<=', now)
+    .orderBy('run_after')
+    .limit(1)
+    .forUpdate()
+    .skipLocked()
+    .executeTakeFirst();
+}
+
+/** The conversion event with what the outbox fact needs of its site. */
+export function loadConversion(trx: Trx, siteId: string, eventId: string) {
+  return trx
+    .selectFrom('events as e')
+    .innerJoin('sites as s', 's.id', 'e.site_id')
+    .select([
+      'e.event_id',
+      'e.name',
+      'e.visitor_id',
+      'e.person_key',
+      'e.occurred_at',
+      'e.value_minor',
+      'e.currency',
+      's.snippet_key',
+      's.currency as site_currency',
+    ])
+    .where('e.site_id', '=', siteId)
+    .where('e.event_id', '=', eventId)
+    .where('e.type', '=', 'event')
+    .executeTakeFirst();
+}
+
+/**
+ * The visits of one person started within [from, to]: those of the visitor id, of every visitor
+ * id sharing a person key with it, and of every visitor id linked to `personKey`.
+ */
+export async function loadTouchpoints(
+  trx: Trx,
+  siteId: string,
+  person: { visitorId: string | null; personKey: string | null },
+  window: { from: Date; to: Date },
+): Promise<Touchpoint[]> {
+  const { rows } = await sql<{
+    id: string;
+    session_ai_source: string;
+    source_kind: string;
+    started_at: Date;
+  }>`
+    with person_keys as (
+      select person_key from identity_links where site_id = ${siteId} and visitor_id = ${person.visitorId}
+      union select ${person.personKey}::text where ${person.personKey}::text is not null
+    ), visitor_ids as (
+      select visitor_id from identity_links
+      where site_id = ${siteId} and person_key in (select person_key from person_keys)
+      union select ${person.visitorId}::text where ${person.visitorId}::text is not null
+    )
+    select id, session_ai_source, source_kind, started_at from visits
+    where site_id = ${siteId} and visitor_id in (select visitor_id from visitor_ids)
+      and started_at >= ${window.from} and started_at <= ${window.to}
+  `.execute(trx);
+  return rows.map((row) => ({
+    visitId: row.id,
+    source: row.session_ai_source,
+    sourceKind: row.source_kind,
+    startedAt: new Date(row.started_at),
+  }));
+}
+
+export type CreditRow = Pick<AttributionCreditsTable, 'model' | 'source' | 'source_kind' | 'share'>;
+
+export function loadCredits(trx: Trx, siteId: string, eventId: string): Promise<CreditRow[]> {
+  return trx
+    .selectFrom('attribution_credits')
+    .select(['model', 'source', 'source_kind', 'share'])
+    .where('site_id', '=', siteId)
+    .where('event_id', '=', eventId)
+    .orderBy('model')
+    .orderBy('source')
+    .execute();
+}
+
+export async function insertCredits(trx: Trx, siteId: string, eventId: string, credits: CreditRow[]) {
+  if (credits.length === 0) return;
+  await trx
+    .insertInto('attribution_credits')
+    .values(credits.map((credit) => ({ site_id: siteId, event_id: eventId, ...credit })))
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+export async function insertOutboxEvent(
+  trx: Trx,
+  row: { site_id: string; id: string; type: string; dedupe_key: string; payload: object; created_at: Date },
+) {
+  await trx
+    .insertInto('outbox_events')
+    .values({ ...row, payload: JSON.stringify(row.payload) })
+    .onConflict((oc) => oc.columns(['site_id', 'type', 'dedupe_key']).doNothing())
+    .execute();
+}
+
+export async function finishJob(trx: Trx, job: ClaimedJob, now: Date) {
+  await trx
+    .updateTable('attribution_jobs')
+    .set({ status: 'done', attempts: job.attempts + 1, finished_at: now, last_error: null })
+    .where('site_id', '=', job.site_id)
+    .where('event_id', '=', job.event_id)
+    .execute();
+}
+
+/** Counts a failed attempt: back to pending for `runAfter`, or `failed` for good. */
+export async function recordFailure(
+  trx: Trx,
+  job: ClaimedJob,
+  outcome: { attempts: number; isFinal: boolean; runAfter: Date; error: string; now: Date },
+) {
+  await trx
+    .updateTable('attribution_jobs')
+    .set({
+      status: outcome.isFinal ? 'failed' : 'pending',
+      attempts: outcome.attempts,
+      run_after: outcome.runAfter,
+      last_error: outcome.error,
+      finished_at: outcome.isFinal ? outcome.now : null,
+    })
+    .where('site_id', '=', job.site_id)
+    .where('event_id', '=', job.event_id)
+    .execute();
+}

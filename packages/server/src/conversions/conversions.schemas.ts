@@ -1,0 +1,109 @@
+/** Query and response of `GET /v1/conversions` (interface §2.8, §4.5, §7.5, §8). */
+import { z } from 'zod';
+import { ATTRIBUTION_MODELS } from '../attribution/models.js';
+import { daySchema } from '../revenue/day-window.js';
+import { DEFAULT_PAGE_SIZE, MAX_OFFSET, PROPERTIES_MAX_BYTES } from './conversions.service.js';
+
+const PAGE_SIZE_MAX = 200;
+
+const integerParam = (min: number, max?: number) => {
+  const base = z.coerce
+    .number({ error: 'must be an integer' })
+    .int('must be an integer')
+    .min(min, `must be at least ${min}`);
+  return max === undefined ? base : base.max(max, `must be at most ${max}`);
+};
+
+export const conversionsQuery = z.strictObject({
+  site_id: z
+    .uuid({ error: 'must be the internal site UUID' })
+    .describe('Internal site UUID (not the snippet key)'),
+  from: daySchema.optional().describe('First day, YYYY-MM-DD (UTC), inclusive; default six days before `to`'),
+  to: daySchema.optional().describe('Last day, YYYY-MM-DD (UTC), inclusive; default today'),
+  event_name: z.string().min(1).max(64).optional().describe('Only conversions with this event name'),
+  source: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      'Only conversions credited (any share) to this source under `attribution_model`; case-insensitive. `total_count` is then null',
+    ),
+  attribution_model: z.enum(ATTRIBUTION_MODELS).optional().describe('Default `last_touch`'),
+  page: integerParam(1)
+    .optional()
+    .describe(`1-based page, default 1; (page - 1) × page_size may not exceed ${MAX_OFFSET}`),
+  page_size: integerParam(1, PAGE_SIZE_MAX)
+    .optional()
+    .describe(`1 to ${PAGE_SIZE_MAX}, default ${DEFAULT_PAGE_SIZE}`),
+});
+
+export const conversionRowSchema = z.object({
+  event_id: z.string(),
+  timestamp: z.string().describe('When the conversion happened, ISO-8601 UTC'),
+  event_name: z.string(),
+  source_kind: z.string().describe('Visit category `ai`, `non_ai` or `unknown`; empty when no visit matched'),
+  source_name: z.string().describe('Host the visit came from; empty when none recorded'),
+  session_ai_source: z
+    .string()
+    .describe('Visit source label (an assistant name, `search`, `direct`, …); empty when no visit matched'),
+  country_code: z.string().describe('Empty when unknown'),
+  ai_source: z
+    .string()
+    .nullable()
+    .describe(
+      'Source credited under `attribution_model`: under `linear` and `time_decay` the one with the largest share (ties by name); null when none credited (no visit, or not attributed yet)',
+    ),
+  confidence: z
+    .number()
+    .nullable()
+    .describe('Share of the credit of `ai_source`, 0 to 1; null when `ai_source` is'),
+  visitor_id_short: z
+    .string()
+    .describe('First 8 characters of the visitor id; a display token only; empty when none'),
+  value_cents: z.number().int().describe('Whole minor units of `currency`; 0 when sent without a value'),
+  currency: z.string().describe('ISO 4217: the event’s, or the site’s when the event named none'),
+  display_value: z
+    .number()
+    .nullable()
+    .describe(
+      'The value in `display_currency`, major units, at the ECB rate of the conversion’s day or the most recent earlier one; null when no value or no rate',
+    ),
+  properties: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe(
+      `Parameters after personal-data removal; {} when none; null when the stored object exceeds ${PROPERTIES_MAX_BYTES} bytes`,
+    ),
+});
+
+export const conversionsPageSchema = z.object({
+  conversions: z.array(conversionRowSchema).describe('Newest first, one row per conversion'),
+  page: z.number().int(),
+  page_size: z.number().int(),
+  has_more: z.boolean().describe('True whenever a full page came back, so the next page may be empty'),
+  total_count: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      'Conversions in the window (for `event_name` when given) from the daily totals; null when `source` is given',
+    ),
+  event_names: z
+    .array(z.object({ name: z.string(), count: z.number().int() }))
+    .describe('Event names in the window with their counts, most first, at most 100'),
+  display_currency: z.string().describe('The site’s currency'),
+});
+
+const statusBody = z.object({ error: z.string(), statusCode: z.number().int() });
+
+export const conversionErrorSchemas = {
+  401: statusBody.describe('No dashboard session; an API key always gets this'),
+  403: statusBody.describe('`{error: "Forbidden", statusCode: 403}`: the site is not on the account'),
+  404: statusBody.describe('No account for the credential'),
+  422: z
+    .object({ error: z.literal('validation_failed'), message: z.string(), field: z.string() })
+    .describe('Bad or unknown query parameter, or a page past the offset ceiling'),
+  429: statusBody,
+  500: z.object({ error: z.literal('Failed to load conversions') }),
+};

@@ -1,0 +1,46 @@
+/**
+ * Currency conversion for reports, read straight from `exchange_rates` (the ECB's units of a
+ * currency per euro, migrations/006_revenue.sql): the rate of a day is that day's, or the most
+ * recent earlier one (the ECB publishes on working days only). Kept here, small and separate
+ * from the rates module that loads the table, so reports depend on the table alone.
+ */
+import { type RawBuilder, sql } from 'kysely';
+import { currencyExponent } from '../lib/money.js';
+
+/**
+ * SQL for the units of `currency` per euro on `day` (a date expression) or the latest day
+ * before it with a rate: 1 for EUR, null when no rate is on record.
+ */
+export function perEuroOn(
+  currency: RawBuilder<unknown> | string,
+  day: RawBuilder<unknown>,
+): RawBuilder<number | null> {
+  const code = typeof currency === 'string' ? sql`${currency}::text` : currency;
+  return sql<number | null>`(case when ${code} = 'EUR' then 1::numeric else (
+    select r.per_euro from exchange_rates r
+    where r.currency = ${code} and r.day <= ${day}
+    order by r.day desc limit 1
+  ) end)`;
+}
+
+/** Rounds a major-unit amount to the currency's minor unit (2 decimals for USD, 0 for JPY). */
+export function roundToCurrency(amount: number, currency: string): number {
+  const factor = 10 ** currencyExponent(currency);
+  // `+ 0` turns a rounded -0 into 0.
+  return Math.round(amount * factor) / factor + 0;
+}
+
+/**
+ * `amount` (major units of `from`) in major units of `to`, through the euro: amount ÷ rate(from)
+ * × rate(to). Null when a rate is missing; no rate is needed when the currencies are equal.
+ */
+export function convertMajor(
+  amount: number,
+  from: string,
+  to: string,
+  perEuro: { from: number | null; to: number | null },
+): number | null {
+  if (from === to) return amount;
+  if (!perEuro.from || !perEuro.to) return null;
+  return (amount / perEuro.from) * perEuro.to;
+}
