@@ -1,5 +1,6 @@
 /** Row types of every table, as Kysely sees them. Keep in step with `migrations/`. */
 import type { ColumnType, Generated } from 'kysely';
+import type { CrawlerTables } from './crawler-types.js';
 import type { IngestTables, RevenueTables } from './ingest-types.js';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -93,6 +94,7 @@ export interface SiteErasuresTable {
   account_id: string;
   snippet_key: string;
   status: SiteErasureStatus;
+  step: string | null;
   locked_by: string | null;
   locked_until: NullableTimestamp;
   attempts: Generated<number>;
@@ -101,7 +103,7 @@ export interface SiteErasuresTable {
   finished_at: NullableTimestamp;
 }
 
-export interface DB extends IngestTables, RevenueTables {
+export interface DB extends IngestTables, RevenueTables, CrawlerTables {
   schema_migrations: SchemaMigrationsTable;
   server_settings: ServerSettingsTable;
   accounts: AccountsTable;

@@ -70,10 +70,10 @@ export async function installRateLimits(app: FastifyInstance, redis: Redis | und
         normalizeIP(req.ip),
       ),
     ];
-    const fingerprint = credentialFingerprint(request);
-    if (limits.perCredential && fingerprint) {
+    if (limits.perCredential && credentialFingerprint(request)) {
       const group = limits.credentialGroup ?? request.routeOptions.url ?? 'route';
-      checks.push(limiter(`cred:${group}`, limits.perCredential, () => fingerprint));
+      // The limiter is built once per group and reused, so its key must come from each request.
+      checks.push(limiter(`cred:${group}`, limits.perCredential, (req) => credentialFingerprint(req) ?? ''));
     }
     for (const check of checks) {
       const result = await check(request);

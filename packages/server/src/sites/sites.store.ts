@@ -1,8 +1,13 @@
-/** SQL for sites. */
-import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../db/types.js';
+/** SQL for sites. Domains are stored lower-cased, so equality on `domain` is case-insensitive. */
+import { type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
+import type { DB, Region, SitesTable } from '../db/types.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
+
+export type SiteRow = Selectable<SitesTable>;
+
+/** Arbitrary constant that namespaces our advisory locks on an account's set of sites. */
+const SITE_SET_LOCK_CLASS = 7_130_003;
 
 export function findSiteBySnippetKey(db: Executor, snippetKey: string) {
   return db.selectFrom('sites').selectAll().where('snippet_key', '=', snippetKey).executeTakeFirst();
@@ -10,4 +15,96 @@ export function findSiteBySnippetKey(db: Executor, snippetKey: string) {
 
 export function findSiteById(db: Executor, id: string) {
   return db.selectFrom('sites').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The account's sites, newest first; `siteId` narrows to one, `includeDeleted` adds scheduled ones. */
+export function listSites(
+  db: Executor,
+  accountId: string,
+  options: { siteId: string | null; includeDeleted: boolean },
+) {
+  let query = db.selectFrom('sites').selectAll().where('account_id', '=', accountId);
+  if (options.siteId) query = query.where('id', '=', options.siteId);
+  if (!options.includeDeleted) query = query.where('deleted_at', 'is', null);
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+}
+
+/**
+ * Serialises changes to the account's set of active sites (create, restore) until the
+ * transaction ends, so two concurrent requests cannot both pass the cap or the domain check.
+ */
+export async function lockAccountSites(trx: Transaction<DB>, accountId: string) {
+  await sql`select pg_advisory_xact_lock(${SITE_SET_LOCK_CLASS}::int, hashtext(${accountId}::text))`.execute(
+    trx,
+  );
+}
+
+export async function countActiveSites(db: Executor, accountId: string): Promise<number> {
+  const row = await db
+    .selectFrom('sites')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('account_id', '=', accountId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function hasActiveDomain(db: Executor, accountId: string, domain: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('sites')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('domain', '=', domain)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export function insertSite(
+  db: Executor,
+  site: {
+    id: string;
+    account_id: string;
+    snippet_key: string;
+    domain: string;
+    name: string | null;
+    region: Region;
+    created_at: Date;
+  },
+) {
+  return db.insertInto('sites').values(site).execute();
+}
+
+/** Applies `changes` to an active site; undefined when the site is gone or scheduled for deletion. */
+export function updateActiveSite(db: Executor, id: string, changes: Updateable<SitesTable>) {
+  return db
+    .updateTable('sites')
+    .set(changes)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Schedules deletion of an active site; undefined when it was already scheduled (or is gone). */
+export function scheduleDeletion(db: Executor, id: string, requestedAt: Date, effectiveAt: Date) {
+  return db
+    .updateTable('sites')
+    .set({ deleted_at: requestedAt, deletion_effective_at: effectiveAt })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export function lockSite(trx: Transaction<DB>, id: string) {
+  return trx.selectFrom('sites').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export function clearDeletion(db: Executor, id: string) {
+  return db
+    .updateTable('sites')
+    .set({ deleted_at: null, deletion_effective_at: null })
+    .where('id', '=', id)
+    .execute();
 }

@@ -1,0 +1,130 @@
+/**
+ * Request and response schemas of the sites routes (interface §2.4a, §4.2). They check shape;
+ * hostname, cookie apex and currency rules live in the service, which every caller shares.
+ */
+import { z } from 'zod';
+
+export const ATTRIBUTION_MODELS = ['first_touch', 'last_touch', 'linear', 'time_decay'] as const;
+const MAX_SITE_NAME_CHARS = 60;
+const MAX_HOSTNAME_INPUT = 253;
+const SITE_REF_PATTERN =
+  /^(ttid_[0-9A-Za-z]{22}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
+
+export const siteParams = z.strictObject({
+  siteId: z
+    .string()
+    .regex(SITE_REF_PATTERN, 'must be a ttid_ snippet key (or, for a dashboard session, a site UUID)')
+    .describe('Snippet key; a dashboard session may also pass the internal site UUID'),
+});
+
+/** Up to 60 characters (code points, so an emoji counts once); trimmed; "" means no name. */
+const siteNameSchema = z
+  .string()
+  .trim()
+  .refine((value) => [...value].length <= MAX_SITE_NAME_CHARS, {
+    error: `must be at most ${MAX_SITE_NAME_CHARS} characters`,
+  })
+  .refine((value) => !/\p{Cc}/u.test(value), { error: 'must not contain control characters' })
+  .nullable();
+
+const hostnameInput = z.string().min(1, 'must not be empty').max(MAX_HOSTNAME_INPUT);
+
+export const listQuery = z.strictObject({
+  include_deleted: z
+    .enum(['true', 'false'], { error: 'must be "true" or "false"' })
+    .optional()
+    .describe('"true" adds sites inside their deletion window'),
+});
+
+export const createSiteBody = z.strictObject({
+  domain: hostnameInput.describe(
+    'Hostname only: no scheme, path or port. Stored lower-cased, IDN as punycode',
+  ),
+  name: siteNameSchema.optional(),
+  region: z.enum(['us', 'eu']).optional().describe("Default: the account's region"),
+});
+
+export const updateSiteBody = z
+  .strictObject({
+    name: siteNameSchema.optional().describe('null or "" clears'),
+    attribution_model: z.enum(ATTRIBUTION_MODELS).optional(),
+    cookie_apex_domain: z
+      .string()
+      .max(MAX_HOSTNAME_INPUT)
+      .nullable()
+      .optional()
+      .describe('The domain or a registrable parent of it; null or "" clears to host-only cookies'),
+    currency: z
+      .string()
+      .regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code')
+      .optional()
+      .describe('A supported ISO 4217 code; setting it records that it was chosen by hand'),
+  })
+  .refine((body) => Object.keys(body).length > 0, {
+    error: 'send at least one of name, attribution_model, cookie_apex_domain, currency',
+  });
+
+/** Nullable so that a DELETE without any body answers 422 naming `confirm_domain` (the route checks). */
+export const deleteSiteBody = z
+  .strictObject({ confirm_domain: z.string().min(1, 'must not be empty').max(MAX_HOSTNAME_INPUT) })
+  .nullish();
+
+/** Restore takes no input; a body, if sent, must be empty. */
+export const restoreSiteBody = z.strictObject({}).nullish();
+
+export const siteSchema = z.object({
+  id: z.string().describe('Snippet key'),
+  name: z.string().nullable(),
+  domain: z.string(),
+  snippet_key: z.string(),
+  region: z.enum(['us', 'eu']),
+  attribution_model: z.enum(ATTRIBUTION_MODELS),
+  cookie_apex_domain: z.string().nullable(),
+  suggested_cookie_apex_domain: z.string().nullable(),
+  currency: z.string(),
+  created_at: z.string(),
+  verified_at: z.string().nullable(),
+  deleted_at: z.string().nullable(),
+  deletion_effective_at: z.string().nullable(),
+});
+
+export const siteListSchema = z.object({ sites: z.array(siteSchema) });
+
+export const createdSiteSchema = z.object({
+  site_id: z.string().describe('Snippet key'),
+  snippet_key: z.string(),
+  domain: z.string(),
+  name: z.string().nullable(),
+  region: z.enum(['us', 'eu']),
+  cookie_apex_domain: z.null(),
+  suggested_cookie_apex_domain: z.string().nullable(),
+  api_key: z.string().describe('Shown once: stats:read and ingest:write, restricted to this site'),
+  created_at: z.string(),
+});
+
+export const deletionSchema = z.object({
+  status: z.literal('deletion_scheduled'),
+  site_id: z.string(),
+  domain: z.string(),
+  requested_at: z.string(),
+  effective_at: z.string(),
+  window_days: z.number().int(),
+});
+
+export const restoredSchema = z.object({
+  status: z.literal('active'),
+  site_id: z.string(),
+  domain: z.string(),
+});
+
+export const dashboardSitesSchema = z.object({
+  sites: z.array(
+    z.object({
+      uuid: z.uuid(),
+      snippet_key: z.string(),
+      domain: z.string(),
+      name: z.string().nullable(),
+      deleted_at: z.string().nullable(),
+    }),
+  ),
+});
