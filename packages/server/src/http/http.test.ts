@@ -107,3 +107,26 @@ describe('rate limits', () => {
     expect(limited.json()).toMatchObject({ error: 'rate_limited' });
   });
 });
+
+describe('per-credential rate limits', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('counts each credential on its own', async () => {
+    const owner = await setUpOwner(t);
+    const other = await t.request({
+      method: 'POST',
+      url: '/v1/account/keys',
+      headers: bearer(owner.apiKey),
+      payload: { name: 'second', scopes: ['credentials:write'] },
+    });
+    const list = (key: string) => t.request({ method: 'GET', url: '/v1/account/keys', headers: bearer(key) });
+    let last = 0;
+    for (let i = 0; i < 61; i++) last = (await list(owner.apiKey)).statusCode;
+    expect(last).toBe(429);
+    expect((await list(other.json().api_key)).statusCode).toBe(200);
+  });
+});
