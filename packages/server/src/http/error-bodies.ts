@@ -96,9 +96,11 @@ const renderPayments: Renderer = (error) => {
     const field = error.details.field ?? 'body';
     return { status: 422, body: { error: 'validation_failed', issues: [{ field, message: error.message }] } };
   }
-  if (error.code === 'insufficient_scope') return renderCoded(error);
-  // A key that cannot reach the site is 401 on payments, never 404 (§5.6, §7.4).
-  if (error.code === 'not_found') return { status: 401, body: { error: 'unauthorized' } };
+  // A key that cannot reach the site, or lacks ingest:write, is 401 on payments: §7.4 has no
+  // 403 or 404, and §5.6 answers an out-of-scope key and a wrong-site key with 401.
+  if (error.code === 'not_found' || error.code === 'insufficient_scope') {
+    return { status: 401, body: { error: 'unauthorized' } };
+  }
   const code = PAYMENT_CODES[error.code];
   if (code) return { status: error.status, body: { error: code } };
   if (error.status >= 500) return { status: 500, body: { error: 'internal_error' } };

@@ -1,0 +1,151 @@
+/**
+ * One payment post as one transaction: claim the idempotency key, write a new payment's
+ * conversion (event, daily count, attribution job, identity link), then apply a refund against
+ * the locked payment row. Nothing of it is visible until it commits, so a failure records nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import type { DB } from '../db/types.js';
+import * as ingestStore from '../ingest/ingest.store.js';
+import { toMinorUnits } from '../lib/money.js';
+import type { PaymentStatus } from './payments.schemas.js';
+import * as store from './payments.store.js';
+import { applyRefundRules, splitRefund } from './refund-rules.js';
+
+type Trx = Transaction<DB>;
+
+export interface PaymentInput {
+  siteId: string;
+  provider: string;
+  transactionId: string;
+  kind: 'payment' | 'trial';
+  amountMinor: number;
+  currency: string;
+  renewal: boolean;
+  /** Already redacted. */
+  customerId: string | null;
+  visitorId: string | null;
+  /** HMAC of the email (ingest/person-key.ts); the email itself never gets this far. */
+  personKey: string | null;
+  /** The post's `timestamp` or the time of receipt: when the payment, or the refund, happened. */
+  at: Date;
+  /** Present on a refund post: the sent running total in major units, null for "everything". */
+  refund: { totalMajor: number | null } | null;
+}
+
+const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+
+/** The conversion event's id; the attribution job and its credits know the payment by it. */
+export const paymentEventId = (paymentId: string) => `pay_${paymentId}`;
+
+export async function writePayment(trx: Trx, input: PaymentInput, now: Date): Promise<PaymentStatus> {
+  const id = randomUUID();
+  const isNew = await store.claimPayment(trx, {
+    site_id: input.siteId,
+    id,
+    provider: input.provider,
+    transaction_id: input.transactionId,
+    kind: input.kind,
+    amount_minor: input.amountMinor,
+    currency: input.currency,
+    renewal: input.renewal,
+    customer_id: input.customerId,
+    visitor_id: input.visitorId,
+    person_key: input.personKey,
+    paid_at: input.at,
+    received_at: now,
+  });
+  if (isNew) await writeConversion(trx, input, id, now);
+  if (!input.refund) {
+    if (!isNew) return 'duplicate';
+    return input.kind === 'trial' ? 'trial' : 'recorded';
+  }
+  // A refund whose original was never posted lands here too, right after its payment was made.
+  const payment = await store.lockPayment(trx, input.siteId, input.provider, input.transactionId);
+  if (!payment) throw new Error('a claimed payment row is missing');
+  await refund(trx, input.siteId, payment, input.refund.totalMajor, input.at, now);
+  return 'refunded';
+}
+
+async function writeConversion(trx: Trx, input: PaymentInput, paymentId: string, now: Date) {
+  const eventId = paymentEventId(paymentId);
+  const properties: Record<string, string | boolean> = { provider: input.provider, renewal: input.renewal };
+  if (input.customerId !== null) properties.customer_id = input.customerId;
+  await ingestStore.insertEvents(trx, [
+    {
+      site_id: input.siteId,
+      event_id: eventId,
+      type: 'event',
+      name: input.kind,
+      visitor_id: input.visitorId,
+      person_key: input.personKey,
+      visit_id: null,
+      occurred_at: input.at,
+      received_at: now,
+      url: null,
+      properties: JSON.stringify(properties),
+      value_minor: input.amountMinor,
+      currency: input.currency,
+      origin: 'server',
+    },
+  ]);
+  await ingestStore.bumpGoalCompletions(trx, [
+    { site_id: input.siteId, day: dayOf(input.at), name: input.kind, completions: 1 },
+  ]);
+  await ingestStore.insertAttributionJobs(trx, input.siteId, [eventId], now);
+  if (input.visitorId && input.personKey) {
+    await ingestStore.insertIdentityLinks(trx, [
+      {
+        site_id: input.siteId,
+        person_key: input.personKey,
+        visitor_id: input.visitorId,
+        created_at: input.at,
+      },
+    ]);
+  }
+}
+
+/**
+ * Takes back the part of the sent total not yet refunded. Once the payment is attributed the
+ * refund goes into daily_revenue at once, on the refund's own day and against the sources the
+ * payment was credited to; before that the attribution job applies it when it credits the payment.
+ */
+async function refund(
+  trx: Trx,
+  siteId: string,
+  payment: store.LockedPayment,
+  totalMajor: number | null,
+  refundedAt: Date,
+  now: Date,
+): Promise<void> {
+  const sentTotalMinor = totalMajor === null ? null : toMinorUnits(totalMajor, payment.currency);
+  const { deltaMinor, totalMinor } = applyRefundRules(
+    { amountMinor: payment.amount_minor, refundedMinor: payment.refunded_minor },
+    sentTotalMinor,
+  );
+  if (deltaMinor === 0) return;
+  const isAttributed = payment.attributed_at !== null;
+  await store.insertRefund(trx, {
+    site_id: siteId,
+    id: randomUUID(),
+    payment_id: payment.id,
+    amount_minor: deltaMinor,
+    refunded_at: refundedAt,
+    created_at: now,
+    applied: isAttributed,
+  });
+  await store.setRefundedTotal(trx, siteId, payment.id, totalMinor);
+  if (!isAttributed) return;
+  const credits = await store.loadCredits(trx, siteId, paymentEventId(payment.id));
+  await store.addRefundedRevenue(
+    trx,
+    splitRefund(credits, deltaMinor).map((part) => ({
+      site_id: siteId,
+      day: dayOf(refundedAt),
+      model: part.model,
+      source: part.source,
+      currency: payment.currency,
+      refunded_minor: part.amountMinor,
+    })),
+  );
+}

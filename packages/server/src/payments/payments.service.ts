@@ -1,0 +1,127 @@
+/**
+ * The rules of `POST /v1/server/payments` (interface §4.4, §7.4): who may post for which site,
+ * what a post means (payment, trial, refund), and how failures are answered. A database that
+ * cannot be reached is 503 `unavailable` with nothing recorded; a retry then records once.
+ */
+import { type Kysely, sql } from 'kysely';
+import { coversSite, type KeyPrincipal } from '../access/principal.js';
+import type { DB } from '../db/types.js';
+import { AppError, badInput, unauthorized } from '../http/errors.js';
+import { emailPersonKey } from '../ingest/person-key.js';
+import { redactText } from '../ingest/redact.js';
+import { type Clock, HOUR_MS } from '../lib/clock.js';
+import { SNIPPET_KEY_PATTERN } from '../lib/ids.js';
+import { toMinorUnits } from '../lib/money.js';
+import { findSiteBySnippetKey } from '../sites/sites.store.js';
+import { type PaymentInput, writePayment } from './payment-write.js';
+import { DEFAULT_PROVIDER, type PaymentBody, type PaymentStatus } from './payments.schemas.js';
+
+const MAX_FUTURE_MS = 24 * HOUR_MS;
+/** Deadlocks and serialisation failures roll everything back; the post is simply tried again. */
+const RETRYABLE_SQLSTATES = new Set(['40001', '40P01']);
+const MAX_ATTEMPTS = 3;
+
+function isRetryable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && RETRYABLE_SQLSTATES.has(code);
+}
+
+export function createPaymentsService({
+  db,
+  clock,
+  secretKey,
+}: {
+  db: Kysely<DB>;
+  clock: Clock;
+  secretKey: string;
+}) {
+  const unavailable = () =>
+    new AppError(503, 'unavailable', 'Could not reach the database; nothing was recorded; retry');
+
+  async function isDatabaseReachable(): Promise<boolean> {
+    try {
+      await sql`select 1`.execute(db);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * What to answer for a failure on the payment route: our own errors as they are; anything
+   * else (a driver or pool error) is 503 when the database does not answer, 500 otherwise.
+   * Either way the transaction did not commit, so the client's retry records the payment once.
+   */
+  async function explainFailure(error: unknown): Promise<unknown> {
+    if (error instanceof AppError) return error;
+    if (typeof (error as { statusCode?: unknown })?.statusCode === 'number') return error;
+    return (await isDatabaseReachable()) ? error : unavailable();
+  }
+
+  async function requireSite(principal: KeyPrincipal, siteKey: string) {
+    // Not a `ttid_` key, unknown, or outside the key's reach: all 401 on payments (§5.6, §7.4).
+    if (!SNIPPET_KEY_PATTERN.test(siteKey)) throw unauthorized('site_id is not a site this key covers');
+    const site = await findSiteBySnippetKey(db, siteKey);
+    if (!site || !coversSite(principal, site)) throw unauthorized('site_id is not a site this key covers');
+    if (site.deleted_at !== null) {
+      throw new AppError(
+        429,
+        'quota_exceeded',
+        'This site is scheduled for deletion; ingestion is suspended',
+      );
+    }
+    return site;
+  }
+
+  function toInput(siteId: string, body: PaymentBody, at: Date): PaymentInput {
+    const isTrial = body.amount === 0 || body.is_free_trial === true;
+    const isRefund = body.refunded === true || (body.refunded_amount ?? null) !== null;
+    const visitorId = body.visitor_id ?? null;
+    return {
+      siteId,
+      provider: body.provider ?? DEFAULT_PROVIDER,
+      transactionId: body.transaction_id,
+      kind: isTrial ? 'trial' : 'payment',
+      // A trial is a conversion with zero revenue, whatever amount came with it.
+      amountMinor: isTrial ? 0 : toMinorUnits(body.amount, body.currency),
+      currency: body.currency,
+      renewal: body.renewal ?? false,
+      customerId: body.customer_id ? redactText(body.customer_id) : null,
+      visitorId,
+      personKey: body.email ? emailPersonKey(secretKey, body.email) : null,
+      at,
+      refund: isRefund ? { totalMajor: body.refunded_amount ?? null } : null,
+    };
+  }
+
+  return {
+    explainFailure,
+
+    async record(
+      principal: KeyPrincipal,
+      body: PaymentBody,
+    ): Promise<{ status: PaymentStatus; transaction_id: string }> {
+      const now = clock.now();
+      const at = body.timestamp ? new Date(body.timestamp) : now;
+      if (at.getTime() > now.getTime() + MAX_FUTURE_MS) {
+        throw badInput('timestamp', 'timestamp: must be at most 24 hours in the future');
+      }
+      try {
+        const site = await requireSite(principal, body.site_id);
+        const input = toInput(site.id, body, at);
+        for (let attempt = 1; ; attempt++) {
+          try {
+            const status = await db.transaction().execute((trx) => writePayment(trx, input, now));
+            return { status, transaction_id: body.transaction_id };
+          } catch (error) {
+            if (attempt >= MAX_ATTEMPTS || !isRetryable(error)) throw error;
+          }
+        }
+      } catch (error) {
+        throw await explainFailure(error);
+      }
+    },
+  };
+}
+
+export type PaymentsService = ReturnType<typeof createPaymentsService>;
