@@ -14,7 +14,8 @@ export const RESERVED_EVENT_NAMES = [
   'trial',
   'refund',
 ] as const;
-const RESERVED_PREFIX = 'touchtrail_';
+/** Event names starting with this are the product's own, never goals. */
+export const RESERVED_PREFIX = 'touchtrail_';
 
 export function isReservedEventName(name: string): boolean {
   return (RESERVED_EVENT_NAMES as readonly string[]).includes(name) || name.startsWith(RESERVED_PREFIX);

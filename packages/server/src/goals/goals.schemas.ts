@@ -1,0 +1,151 @@
+/**
+ * Request and response schemas of the goals routes (interface §2.2–§2.4, §4.1). Field rules come
+ * from goal-names.ts, goal-fields.ts and report-window.ts, which the service applies as well.
+ */
+import { z } from 'zod';
+import { uuidParam } from '../http/schemas.js';
+import {
+  DISPLAY_NAME_MAX_CHARS,
+  displayNameProblem,
+  emojiProblem,
+  REORDER_MAX_IDS,
+  SORT_ORDER_MAX,
+} from './goal-fields.js';
+import { goalNameProblem } from './goal-names.js';
+import { isReportDay, REPORT_DAY_MESSAGE } from './report-window.js';
+
+const SITE_REF_PATTERN =
+  /^(ttid_[0-9A-Za-z]{22}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
+
+/** Adds `problem(value)` as the issue message when it names one. */
+const ruled =
+  <T>(problem: (value: T) => string | null) =>
+  (value: T, ctx: z.RefinementCtx) => {
+    const message = problem(value);
+    if (message) ctx.addIssue({ code: 'custom', message });
+  };
+
+const siteId = z
+  .string()
+  .regex(SITE_REF_PATTERN, 'must be a ttid_ snippet key (a dashboard session may also pass the site UUID)')
+  .describe('Snippet key of the site; a dashboard session may also pass the internal site UUID');
+
+const goalName = z
+  .string({ error: 'must be a string' })
+  .superRefine(ruled(goalNameProblem))
+  .describe('The event name: ^[a-z][a-z0-9_]*$, 1 to 64 characters, not a reserved name. Immutable');
+
+const displayName = z
+  .string({ error: 'must be a string or null' })
+  .trim()
+  .superRefine(ruled(displayNameProblem))
+  .nullable()
+  .describe(`1 to ${DISPLAY_NAME_MAX_CHARS} characters (trimmed); null clears`);
+
+const emoji = z
+  .string({ error: 'must be a string or null' })
+  .superRefine(ruled(emojiProblem))
+  .nullable()
+  .describe('Exactly one emoji (flags, keycaps, skin tones and joined sequences allowed); null clears');
+
+const sortOrder = z
+  .number({ error: 'must be an integer' })
+  .int({ error: 'must be an integer' })
+  .min(0, { error: `must be from 0 to ${SORT_ORDER_MAX}` })
+  .max(SORT_ORDER_MAX, { error: `must be from 0 to ${SORT_ORDER_MAX}` })
+  .describe(`0 to ${SORT_ORDER_MAX}, ascending; ties break on name`);
+
+const reportDay = z.string().refine(isReportDay, { error: REPORT_DAY_MESSAGE });
+
+export const listGoalsQuery = z.strictObject({
+  site_id: siteId,
+  include_archived: z
+    .enum(['true', 'false'], { error: 'must be "true" or "false"' })
+    .optional()
+    .describe('"true" also lists archived goals, with their `archived_at`; default "false"'),
+});
+
+export const siteQuery = z.strictObject({ site_id: siteId });
+
+export const createGoalBody = z.strictObject({
+  site_id: siteId,
+  name: goalName,
+  display_name: displayName.optional(),
+  emoji: emoji.optional(),
+  sort_order: sortOrder.optional().describe('Default 0'),
+});
+
+export const updateGoalBody = z.strictObject({
+  site_id: siteId,
+  display_name: displayName.optional(),
+  emoji: emoji.optional(),
+  sort_order: sortOrder.optional(),
+});
+
+export const reorderGoalsBody = z.strictObject({
+  site_id: siteId,
+  goal_ids: z
+    .array(uuidParam, { error: 'must be an array of goal ids' })
+    .min(1, { error: `must hold 1 to ${REORDER_MAX_IDS} ids` })
+    .max(REORDER_MAX_IDS, { error: `must hold 1 to ${REORDER_MAX_IDS} ids` }),
+});
+
+export const siteBody = z.strictObject({ site_id: siteId });
+
+export const goalIdParams = z.strictObject({ id: uuidParam });
+
+export const goalNameParams = z.strictObject({ name: goalName });
+
+export const reportQuery = z.strictObject({
+  site_id: siteId,
+  from: reportDay.optional().describe('First day (UTC), inclusive. Default: six days before `to`'),
+  to: reportDay.optional().describe('Last day (UTC), inclusive. Default: today'),
+});
+
+export const goalSchema = z.object({
+  id: z.uuid(),
+  site_id: z.string().describe('Snippet key of the site'),
+  name: z.string(),
+  display_name: z.string().nullable(),
+  emoji: z.string().nullable(),
+  sort_order: z.number().int(),
+  created_at: z.string(),
+  archived_at: z.string().nullable().describe('Null unless archived goals were asked for'),
+});
+
+export const goalListSchema = z.object({ goals: z.array(goalSchema) });
+
+export const timeseriesSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  series: z.array(
+    z.object({
+      goal_name: z.string(),
+      points: z.array(z.object({ date: z.string(), completions: z.number().int() })),
+      total: z.number().int(),
+    }),
+  ),
+});
+
+export const propertiesSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  goal_name: z.string(),
+  properties: z.array(
+    z.object({
+      key: z.string(),
+      values: z.array(z.object({ value: z.string(), count: z.number().int() })),
+    }),
+  ),
+});
+
+/** Every body the goals area answers with on failure (interface §7.1). */
+export const goalsErrorSchema = z
+  .object({
+    error: z.string(),
+    statusCode: z.number().int().optional(),
+    code: z.string().optional(),
+    message: z.string().optional(),
+    field: z.string().optional(),
+  })
+  .loose();
