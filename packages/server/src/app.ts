@@ -10,7 +10,12 @@ import type { Redis } from 'ioredis';
 import { registerMemberRoutes } from './accounts/members.routes.js';
 import { registerSetupRoutes } from './accounts/setup.routes.js';
 import type { Config } from './config.js';
+import { registerConversionRoutes } from './conversions/conversions.routes.js';
+import { registerBotTokenRoutes } from './crawlers/bot-tokens.routes.js';
+import { registerCrawlerHitRoutes } from './crawlers/crawler-hits.routes.js';
+import { registerCrawlerReportRoute } from './crawlers/crawler-report.routes.js';
 import type { Database } from './db/database.js';
+import { registerGoalRoutes } from './goals/goals.routes.js';
 import { registerHealthRoutes } from './health/health.routes.js';
 import { installAuthentication } from './http/authenticate.js';
 import { installErrorHandling } from './http/error-handler.js';
@@ -24,9 +29,13 @@ import { registerTrackerRoute } from './ingest/tracker.routes.js';
 import { registerKeyRoutes } from './keys/keys.routes.js';
 import type { Clock } from './lib/clock.js';
 import { newId } from './lib/ids.js';
+import { registerPaymentRoutes } from './payments/payments.routes.js';
+import { registerRevenueRoutes } from './revenue/revenue.routes.js';
 import { createServices, type Services } from './services.js';
 import { registerSessionRoutes } from './sessions/sessions.routes.js';
 import { registerSiteRoutes } from './sites/sites.routes.js';
+import { registerVisitorRoutes } from './visitors/visitors.routes.js';
+import { registerWebhookRoutes } from './webhooks/webhooks.routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -68,7 +77,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : newId();
     },
-    routerOptions: { ignoreTrailingSlash: true },
+    // Long path parameters reach the schemas (and their 422) instead of the router's 414.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -116,10 +126,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerServerEventRoutes(app, services);
   registerTrackerRoute(app, { scriptPath: config.trackerScriptPath, collectPath: config.collectPath });
+  registerGoalRoutes(app, services);
+  registerVisitorRoutes(app, services);
+  registerPaymentRoutes(app, services);
+  registerWebhookRoutes(app, services);
+  registerConversionRoutes(app, services);
+  registerRevenueRoutes(app, services);
+  registerBotTokenRoutes(app, services);
+  registerCrawlerHitRoutes(app, services);
+  registerCrawlerReportRoute(app, {
+    db: database.db,
+    clock,
+    sites: services.sites,
+    convert: (amountMinor, from, to, day) => services.rates.convertMinor(amountMinor, from, to, day),
+  });
   registerOpenApiRoute(app);
   // Batches still waiting are written before the database closes (main.ts closes it after this).
   app.addHook('onClose', async () => {
     await services.ingest.drain();
+    await services.crawlerHits.drain();
   });
 
   await app.ready();

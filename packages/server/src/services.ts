@@ -1,13 +1,23 @@
 /** Builds every service from its dependencies, so HTTP, workers and tools share one wiring. */
 import type { Kysely } from 'kysely';
 import { createAccountsService } from './accounts/accounts.service.js';
+import { createAttributionWorker } from './attribution/attribution.worker.js';
 import type { Config } from './config.js';
+import { createConversionsService } from './conversions/conversions.service.js';
+import { createBotTokensService } from './crawlers/bot-tokens.service.js';
+import { createCrawlerHitsService } from './crawlers/crawler-hits.service.js';
 import type { DB } from './db/types.js';
+import { createGoalsService } from './goals/goals.service.js';
 import { createIngestService } from './ingest/ingest.service.js';
 import { createKeysService } from './keys/keys.service.js';
 import type { Clock } from './lib/clock.js';
+import { createPaymentsService } from './payments/payments.service.js';
+import { createRatesService } from './rates/rates.service.js';
+import { createRevenueService } from './revenue/revenue.service.js';
 import { createSessionsService } from './sessions/sessions.service.js';
 import { createSitesService } from './sites/sites.service.js';
+import { createVisitorsService } from './visitors/visitors.service.js';
+import { createWebhooksService } from './webhooks/webhooks.service.js';
 
 export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: Clock; config: Config }) {
   // Keys resolve sites through the sites service, which mints keys and checks admins in turn:
@@ -18,7 +28,35 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
   const sessions = createSessionsService({ db, clock, accounts });
   if (!config.secretKey) throw new Error('config.secretKey must be resolved before the services are built');
   const ingest = createIngestService({ db, clock, secretKey: config.secretKey });
-  return { sites, keys, accounts, sessions, ingest };
+  const goals = createGoalsService({ db, clock, sites });
+  const visitors = createVisitorsService({ db, clock, sites, secretKey: config.secretKey });
+  const payments = createPaymentsService({ db, clock, secretKey: config.secretKey });
+  const rates = createRatesService({ db, clock });
+  const webhooks = createWebhooksService({ db, clock, config, sites });
+  // Attribution worker, conversion listing and revenue report (issue 6).
+  const attribution = createAttributionWorker({ db, clock });
+  const conversions = createConversionsService({ db, clock, sites });
+  const revenue = createRevenueService({ db, clock, sites });
+  // AI crawler tracking (issue 8).
+  const botTokens = createBotTokensService({ db, clock, accounts, sites });
+  const crawlerHits = createCrawlerHitsService({ db, clock });
+  return {
+    sites,
+    keys,
+    accounts,
+    sessions,
+    ingest,
+    goals,
+    visitors,
+    payments,
+    rates,
+    webhooks,
+    attribution,
+    conversions,
+    revenue,
+    botTokens,
+    crawlerHits,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;

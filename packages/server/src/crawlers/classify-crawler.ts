@@ -8,10 +8,10 @@ export interface CrawlerIdentity {
   purpose: CrawlerPurpose | 'other';
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const MATCHERS = CRAWLERS.map((entry) => ({
   entry,
-  pattern: new RegExp(`(^|[^A-Za-z0-9-])${escape(entry.token)}($|[^A-Za-z0-9-])`, 'i'),
+  pattern: new RegExp(`(^|[^A-Za-z0-9-])${escapeRegExp(entry.token)}($|[^A-Za-z0-9-])`, 'i'),
 }));
 
 export function classifyCrawler(userAgent: string): CrawlerIdentity {

@@ -1,0 +1,82 @@
+/**
+ * `GET /v1/goals/:name/visitors` (interface §4.1) and `GET /v1/visitors/{handle}`. Both take the
+ * goals routes' options (goals-route-config.ts): the goals error area (§7.1), `stats:read`, and
+ * the goals read budget (§8), 120 a minute per credential and 600 per address across goals.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { goalNameParams, goalsErrorSchema } from '../goals/goals.schemas.js';
+import { GOAL_READ } from '../goals/goals-route-config.js';
+import { principalOf } from '../http/authenticate.js';
+import {
+  goalVisitorsQuery,
+  goalVisitorsSchema,
+  visitorHandleParams,
+  visitorProfileQuery,
+  visitorProfileSchema,
+} from './visitors.schemas.js';
+import type { VisitorsService } from './visitors.service.js';
+
+const errors = {
+  401: goalsErrorSchema,
+  403: goalsErrorSchema,
+  404: goalsErrorSchema,
+  422: goalsErrorSchema,
+  429: goalsErrorSchema,
+};
+
+export function registerVisitorRoutes(app: FastifyInstance, { visitors }: { visitors: VisitorsService }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/v1/goals/:name/visitors',
+    {
+      config: GOAL_READ,
+      schema: {
+        tags: ['goals'],
+        summary: 'The people behind a goal’s completions in a window, a page at a time',
+        description:
+          'People, not completions: the visitor ids of one signed-in person are merged before the page ' +
+          'is cut, and only people with a visit in the window are listed and counted. Ordered by latest ' +
+          'completion, newest first. Figures are whole-window, not limited to the goal. ' +
+          '`identity_merge_complete` is false when someone on the page has more than 50 visitor ids; ' +
+          'their figures are then lower bounds. A goal nobody completed gives an empty list.',
+        params: goalNameParams,
+        querystring: goalVisitorsQuery,
+        response: { 200: goalVisitorsSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { site_id, from, to, page, page_size } = request.query;
+      return visitors.listGoalVisitors(principalOf(request), {
+        siteId: site_id,
+        goalName: request.params.name,
+        from,
+        to,
+        page,
+        pageSize: page_size,
+      });
+    },
+  );
+
+  r.get(
+    '/v1/visitors/:handle',
+    {
+      config: GOAL_READ,
+      schema: {
+        tags: ['goals'],
+        summary: 'The person behind a visitor handle: the row fields, their visits and conversions',
+        description:
+          'Figures, visits and conversions cover the window (default the last 7 days, as in the list). ' +
+          'A handle that was altered, or belongs to a site the caller cannot see, answers 404.',
+        params: visitorHandleParams,
+        querystring: visitorProfileQuery,
+        response: { 200: visitorProfileSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { site_id, from, to } = request.query;
+      return visitors.getProfile(principalOf(request), request.params.handle, { siteId: site_id, from, to });
+    },
+  );
+}

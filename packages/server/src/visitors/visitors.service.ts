@@ -1,0 +1,145 @@
+/**
+ * Rules of the people behind completions (interface §2.5, §4.1 visitors rules) and of the
+ * profile behind a `vh_` handle. Reads keep working while a site is scheduled for deletion.
+ */
+import type { Kysely } from 'kysely';
+import type { Principal } from '../access/principal.js';
+import type { DB } from '../db/types.js';
+import { resolveReportWindow } from '../goals/report-window.js';
+import { notFound } from '../http/errors.js';
+import type { Clock } from '../lib/clock.js';
+import type { SitesService } from '../sites/sites.service.js';
+import { findGoalPeople } from './goal-people.query.js';
+import { presentDevice, presentEntry, type SummaryContext, summarisePeople } from './people-summaries.js';
+import { personKeyOf } from './person-id.js';
+import { createHandleCodec } from './visitor-handles.js';
+import { createLabeler } from './visitor-labels.js';
+import { findPersonOfVisit, listConversions, listVisits, type VisitRow } from './visitors.store.js';
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 100;
+/** Visits and conversions listed on a profile, newest first. */
+export const PROFILE_LIST_LIMIT = 100;
+
+export interface GoalVisitorsInput {
+  siteId: string;
+  goalName: string;
+  from?: string;
+  to?: string;
+  page?: number;
+  pageSize?: number;
+}
+
+export interface ProfileInput {
+  siteId?: string;
+  from?: string;
+  to?: string;
+}
+
+export interface VisitorsDeps {
+  db: Kysely<DB>;
+  clock: Clock;
+  sites: Pick<SitesService, 'resolveSite'>;
+  secretKey: string;
+}
+
+const READ_SCHEDULED = { includeScheduled: true };
+
+function presentVisit(visit: VisitRow) {
+  return {
+    id: visit.id,
+    started_at: visit.started_at.toISOString(),
+    last_activity_at: visit.last_activity_at.toISOString(),
+    pageviews: visit.pageviews,
+    active_time_sec: visit.engaged_seconds,
+    entry: presentEntry(visit),
+    ...presentDevice(visit),
+  };
+}
+
+export function createVisitorsService({ db, clock, sites, secretKey }: VisitorsDeps) {
+  const codec = createHandleCodec(secretKey);
+  const labelFor = createLabeler(secretKey);
+
+  return {
+    /** One page of the people who completed `goalName` in the window (empty, not 404, when none). */
+    async listGoalVisitors(principal: Principal, input: GoalVisitorsInput) {
+      const site = await sites.resolveSite(principal, input.siteId, READ_SCHEDULED);
+      const window = resolveReportWindow(input, clock.now());
+      const page = input.page ?? 1;
+      const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
+      const offset = (page - 1) * pageSize;
+      const { people, totalCount } = await findGoalPeople(db, {
+        siteId: site.id,
+        goalName: input.goalName,
+        start: window.start,
+        end: window.end,
+        limit: pageSize,
+        offset,
+      });
+      const ctx: SummaryContext = { db, codec, labelFor, site, window };
+      const summaries = await summarisePeople(
+        ctx,
+        people.map((p) => p.person),
+      );
+      return {
+        visitors: summaries.map(({ row }) => ({
+          ...row,
+          // Every listed person has a visit in the window, so these are always set.
+          handle: row.handle as string,
+          first_seen: row.first_seen ?? window.start.toISOString(),
+          last_seen: row.last_seen ?? window.start.toISOString(),
+          latest_session_id: row.latest_session_id as string,
+        })),
+        goal_name: input.goalName,
+        from: window.from,
+        to: window.to,
+        page,
+        page_size: pageSize,
+        has_more: offset + summaries.length < totalCount,
+        total_count: totalCount,
+        identity_merge_complete: summaries.every((s) => s.isComplete),
+      };
+    },
+
+    /** The person behind a handle; a tampered handle, or one of a site out of reach, is 404. */
+    async getProfile(principal: Principal, handle: string, input: ProfileInput) {
+      const subject = codec.decode(handle);
+      if (!subject) throw notFound('Visitor');
+      const site = await sites.resolveSite(principal, { id: subject.siteId }, READ_SCHEDULED);
+      if (input.siteId !== undefined) {
+        const named = await sites.resolveSite(principal, input.siteId, READ_SCHEDULED);
+        if (named.id !== site.id) throw notFound('Visitor');
+      }
+      const window = resolveReportWindow(input, clock.now());
+      const person = await findPersonOfVisit(db, site.id, subject.visitId);
+      if (!person) throw notFound('Visitor');
+      const [summary] = await summarisePeople({ db, codec, labelFor, site, window }, [person]);
+      if (!summary) throw notFound('Visitor');
+      const range = { siteId: site.id, start: window.start, end: window.end, limit: PROFILE_LIST_LIMIT };
+      const visits = await listVisits(db, { ...range, visitorIds: summary.visitorIds });
+      const conversions = await listConversions(db, {
+        ...range,
+        visitorIds: summary.visitorIds,
+        personKey: personKeyOf(person),
+      });
+      return {
+        ...summary.row,
+        handle,
+        from: window.from,
+        to: window.to,
+        identity_merge_complete: summary.isComplete,
+        visits: visits.map(presentVisit),
+        conversions: conversions.map((event) => ({
+          event_id: event.event_id,
+          name: event.name ?? '',
+          occurred_at: event.occurred_at.toISOString(),
+          value_cents: event.value_minor,
+          currency: event.currency,
+        })),
+      };
+    },
+  };
+}
+
+export type VisitorsService = ReturnType<typeof createVisitorsService>;

@@ -1,0 +1,127 @@
+/**
+ * The bodies Touchtrail POSTs to webhook endpoints, documented in the OpenAPI document's
+ * `webhooks` section (OpenAPI 3.1) with their signature headers. The payloads are
+ * written by ingest (ai_session.classified) and the attribution job (conversion.attributed);
+ * these schemas describe them and are checked against real deliveries in webhooks.delivery.test.ts.
+ */
+import type { SwaggerTransform } from '@fastify/swagger';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+const envelope = <T extends z.ZodType>(type: string, data: T, description: string) =>
+  z
+    .object({
+      type: z.literal(type),
+      id: z
+        .string()
+        .describe('Envelope id `whd_…`, equal to the `webhook-id` header; the same on every retry'),
+      created_at: z.string().describe('When the fact happened (ISO-8601 UTC)'),
+      data,
+    })
+    .describe(description);
+
+export const aiSessionClassifiedEvent = envelope(
+  'ai_session.classified',
+  z
+    .object({
+      site_id: z.string().describe('Snippet key `ttid_…`'),
+      visit_id: z.uuid(),
+      ai_source: z.string().describe('The assistant: chatgpt, perplexity, claude, gemini, copilot, …'),
+      source_kind: z.literal('ai'),
+      source_name: z.string().describe('Referring host, for example chatgpt.com; empty when none'),
+      entry_url: z.string(),
+      campaign: z.string().describe('utm_campaign; empty when none'),
+      country_code: z.string().describe('ISO 3166-1 alpha-2; empty when unknown'),
+      device_type: z.string(),
+      is_new_visitor: z.boolean(),
+      started_at: z.string(),
+    })
+    .loose(),
+  'Sent once per new visit that arrived from an AI assistant',
+);
+
+const credit = z.object({ source: z.string(), source_kind: z.string(), share: z.number() });
+
+export const conversionAttributedEvent = envelope(
+  'conversion.attributed',
+  z
+    .object({
+      site_id: z.string().describe('Snippet key `ttid_…`'),
+      event_id: z.string(),
+      event_name: z.string().describe('Goal name, or payment / trial'),
+      occurred_at: z.string(),
+      value_cents: z.number().int().describe('Whole minor units of `currency`'),
+      currency: z.string(),
+      credits: z
+        .record(z.string(), z.array(credit))
+        .describe(
+          'Per model (first_touch, last_touch, linear, time_decay): credited sources, largest share first',
+        ),
+    })
+    .loose(),
+  'Sent once per conversion (goal event or payment) after it has been attributed',
+);
+
+export const pingEvent = envelope(
+  'webhook.ping',
+  z.object({
+    site_id: z.uuid().describe('Internal site UUID (pings carry it, interface §6)'),
+    webhook_id: z.uuid(),
+  }),
+  'Sent once at creation and by POST …/test; never retried',
+);
+
+const SIGNATURE_HEADERS = [
+  ['webhook-id', "The envelope id `whd_…` (equal to the body's `id`); the same on every retry"],
+  ['webhook-timestamp', 'Unix seconds of this attempt; refuse it when far from your clock'],
+  [
+    'webhook-signature',
+    '`v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed by the secret',
+  ],
+].map(([name, description]) => ({
+  name,
+  in: 'header',
+  required: true,
+  schema: { type: 'string' },
+  description,
+}));
+
+const EVENTS: [string, z.ZodType, string][] = [
+  ['ai_session.classified', aiSessionClassifiedEvent, 'A visit from an AI assistant was classified'],
+  ['conversion.attributed', conversionAttributedEvent, 'A conversion was attributed to its sources'],
+  ['webhook.ping', pingEvent, 'Creation and test pings'],
+];
+
+/** OpenAPI 3.1 `webhooks`: what Touchtrail POSTs to an endpoint, signed per Standard Webhooks. */
+function webhooksSection() {
+  return Object.fromEntries(
+    EVENTS.map(([type, schema, summary]) => {
+      const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { target: 'draft-2020-12' });
+      return [
+        type,
+        {
+          post: {
+            summary,
+            description:
+              'Verify the signature over the raw body before parsing it (any Standard Webhooks library ' +
+              'does this). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, ' +
+              '2 h, 5 h, 10 h and 10 h, then the delivery is failed. Deduplicate on `webhook-id`.',
+            parameters: SIGNATURE_HEADERS,
+            requestBody: { required: true, content: { 'application/json': { schema: json } } },
+            responses: { '2XX': { description: 'Received' } },
+          },
+        },
+      ];
+    }),
+  );
+}
+
+/**
+ * Route-level transform of @fastify/swagger that also writes the document's `webhooks` section
+ * (the event payloads). Shared schemas (`addSchema`) are not used: they would make Fastify
+ * rebuild validators of encapsulated plugins with Ajv instead of zod.
+ */
+export const documentWebhookEvents: SwaggerTransform = (args) => {
+  if ('openapiObject' in args) (args.openapiObject as { webhooks?: unknown }).webhooks = webhooksSection();
+  return jsonSchemaTransform(args);
+};

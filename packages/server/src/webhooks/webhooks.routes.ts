@@ -1,0 +1,176 @@
+/**
+ * `/v1/sites/{siteId}/webhooks` (interface §4.3). Errors answer in the webhooks area's shape
+ * (§7.3, http/error-bodies.ts). Reads need `stats:read`; create and rotate-secret
+ * `credentials:write`; update, delete and test `config:write`. Per credential: 120 reads and
+ * 60 writes a minute; test pings have their own cap per endpoint (webhooks.service.ts).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Scope } from '../access/principal.js';
+import { type CredentialKind, principalOf } from '../http/authenticate.js';
+import { AppError } from '../http/errors.js';
+import type { RouteLimits } from '../http/rate-limit.js';
+import { siteParams } from '../sites/sites.schemas.js';
+import { documentWebhookEvents } from './webhook-events.docs.js';
+import {
+  createdWebhookSchema,
+  createWebhookBody,
+  deliveriesPageSchema,
+  deliveriesQuery,
+  emptyBody,
+  rotatedSchema,
+  testResultSchema,
+  updateWebhookBody,
+  WEBHOOK_ERRORS,
+  webhookListSchema,
+  webhookParams,
+  webhookSchema,
+} from './webhooks.schemas.js';
+import type { WebhooksService } from './webhooks.service.js';
+
+const READS: RouteLimits = { perCredential: 120, credentialGroup: 'webhooks:read' };
+const WRITES: RouteLimits = { perCredential: 60, credentialGroup: 'webhooks:write' };
+const BOTH: readonly CredentialKind[] = ['key', 'session'];
+const routeConfig = (scope: Scope, limits: RouteLimits) =>
+  ({ area: 'webhooks', auth: { accepts: BOTH, scope }, limits }) as const;
+const tags = ['webhooks'];
+
+export function registerWebhookRoutes(app: FastifyInstance, { webhooks }: { webhooks: WebhooksService }) {
+  if (webhooks.allowsPrivateTargets) {
+    app.log.warn(
+      'WEBHOOK_ALLOW_PRIVATE_TARGETS=true: webhooks may reach loopback and private addresses. For tests only; unsafe in production',
+    );
+  }
+  app.addHook('onClose', async () => webhooks.close());
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const base = '/v1/sites/:siteId/webhooks';
+  const one = `${base}/:webhookId`;
+
+  r.get(
+    base,
+    {
+      config: routeConfig('stats:read', READS),
+      schema: {
+        tags,
+        summary: "The site's webhook endpoints, newest first, without secrets",
+        params: siteParams,
+        response: { 200: webhookListSchema, ...WEBHOOK_ERRORS },
+      },
+    },
+    async (request) => ({ webhooks: await webhooks.list(principalOf(request), request.params.siteId) }),
+  );
+
+  r.post(
+    base,
+    {
+      config: { ...routeConfig('credentials:write', WRITES), swaggerTransform: documentWebhookEvents },
+      schema: {
+        tags,
+        summary:
+          'Add an endpoint (at most 10 per site). Sends one signed webhook.ping during creation: ' +
+          'verified on a 2xx, else unverified (created either way). The secret is shown here and on rotation only',
+        params: siteParams,
+        body: createWebhookBody,
+        response: { 201: createdWebhookSchema, ...WEBHOOK_ERRORS },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await webhooks.create(principalOf(request), request.params.siteId, request.body)),
+  );
+
+  r.patch(
+    one,
+    {
+      config: routeConfig('config:write', WRITES),
+      schema: {
+        tags,
+        summary: 'Change url, event_types or enabled (at least one). A new url makes the endpoint unverified',
+        params: webhookParams,
+        body: updateWebhookBody,
+        response: { 200: webhookSchema, ...WEBHOOK_ERRORS },
+      },
+    },
+    async (request) =>
+      webhooks.update(principalOf(request), request.params.siteId, request.params.webhookId, request.body),
+  );
+
+  r.delete(
+    one,
+    {
+      config: routeConfig('config:write', WRITES),
+      schema: {
+        tags,
+        summary: 'Remove the endpoint and its delivery log at once; no restore',
+        params: webhookParams,
+        response: { 204: z.null().describe('Deleted'), ...WEBHOOK_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      await webhooks.remove(principalOf(request), request.params.siteId, request.params.webhookId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  r.get(
+    `${one}/deliveries`,
+    {
+      config: routeConfig('stats:read', READS),
+      schema: {
+        tags,
+        summary: 'The delivery log, newest first, kept 30 days; page with `before` = `next_before`',
+        params: webhookParams,
+        querystring: deliveriesQuery,
+        response: { 200: deliveriesPageSchema, ...WEBHOOK_ERRORS },
+      },
+    },
+    async (request) =>
+      webhooks.listDeliveries(
+        principalOf(request),
+        request.params.siteId,
+        request.params.webhookId,
+        request.query,
+      ),
+  );
+
+  r.post(
+    `${one}/test`,
+    {
+      config: routeConfig('config:write', WRITES),
+      schema: {
+        tags,
+        summary:
+          'Send one signed webhook.ping (one attempt, also on a disabled endpoint). At most 5 a minute per ' +
+          'endpoint: beyond that 429 with nothing sent and verification_status unchanged',
+        params: webhookParams,
+        body: emptyBody,
+        response: { 200: testResultSchema, ...WEBHOOK_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      try {
+        return await webhooks.test(principalOf(request), request.params.siteId, request.params.webhookId);
+      } catch (error) {
+        const retryAfter = error instanceof AppError ? error.details.extra?.retry_after_seconds : undefined;
+        if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
+        throw error;
+      }
+    },
+  );
+
+  r.post(
+    `${one}/rotate-secret`,
+    {
+      config: routeConfig('credentials:write', WRITES),
+      schema: {
+        tags,
+        summary: 'Replace the signing secret; the old one stops verifying at once, with no overlap',
+        params: webhookParams,
+        body: emptyBody,
+        response: { 200: rotatedSchema, ...WEBHOOK_ERRORS },
+      },
+    },
+    async (request) =>
+      webhooks.rotateSecret(principalOf(request), request.params.siteId, request.params.webhookId),
+  );
+}

@@ -1,0 +1,122 @@
+/**
+ * Request and response schemas of the webhook routes (interface §2.6, §2.7, §4.3, §7.3). They
+ * check shape; URL rules (https, no credentials, public addresses only) live in webhook-url.ts,
+ * which the service applies for every caller.
+ */
+import { z } from 'zod';
+import { codedErrorSchema, uuidParam } from '../http/schemas.js';
+import { siteParams } from '../sites/sites.schemas.js';
+import { DELIVERY_STATUSES, EVENT_TYPES, VERIFICATION_STATUSES } from './webhook-tables.js';
+import { MAX_URL_LENGTH } from './webhook-url.js';
+
+export const MAX_DELIVERIES_PAGE = 100;
+export const DEFAULT_DELIVERIES_PAGE = 50;
+
+export const webhookParams = siteParams.extend({ webhookId: uuidParam });
+
+const urlField = z
+  .string({ error: 'must be a string' })
+  .min(1, 'must not be empty')
+  .max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`)
+  .describe('https:// only; no user-info; not a private, loopback, link-local or internal address');
+
+const eventTypesField = z
+  .array(z.enum(EVENT_TYPES, { error: `must be one of ${EVENT_TYPES.join(', ')}` }))
+  .min(1, 'must name at least one event type')
+  .max(EVENT_TYPES.length * 2)
+  .describe(`Subset of ${EVENT_TYPES.join(', ')}`);
+
+export const createWebhookBody = z.strictObject({
+  url: urlField,
+  event_types: eventTypesField.optional().describe('Default: [ai_session.classified]'),
+});
+
+export const updateWebhookBody = z
+  .strictObject({
+    url: urlField.optional(),
+    event_types: eventTypesField.optional(),
+    enabled: z.boolean({ error: 'must be true or false' }).optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, {
+    error: 'send at least one of url, event_types, enabled',
+  });
+
+/** POST bodies of test and rotate-secret: nothing, or an empty object. */
+export const emptyBody = z.strictObject({}).nullish();
+
+const integerParam = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min, `must be ${min} to ${max}`).max(max, `must be ${min} to ${max}`));
+
+export const deliveriesQuery = z.strictObject({
+  limit: integerParam(1, MAX_DELIVERIES_PAGE).optional().describe('1 to 100, default 50'),
+  status: z.enum(DELIVERY_STATUSES).optional(),
+  before: z.iso
+    .datetime({ offset: true, error: 'must be an ISO-8601 timestamp' })
+    .optional()
+    .describe('Exclusive cursor: pass back `next_before` of the previous page'),
+});
+
+export const webhookSchema = z.object({
+  id: z.uuid(),
+  site_id: z.string().describe('Snippet key'),
+  url: z.string(),
+  event_types: z.array(z.string()),
+  enabled: z.boolean(),
+  verification_status: z.enum(VERIFICATION_STATUSES),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const createdWebhookSchema = webhookSchema.extend({
+  secret: z.string().describe('Signing secret `whsec_…`; shown here and by rotate-secret only'),
+});
+
+export const webhookListSchema = z.object({ webhooks: z.array(webhookSchema) });
+
+export const deliverySchema = z.object({
+  id: z.uuid(),
+  webhook_id: z.uuid(),
+  event_type: z.string().describe('ai_session.classified, conversion.attributed, or webhook.ping'),
+  envelope_id: z.string().describe('`whd_…`; also the `webhook-id` header, the same on every retry'),
+  dedupe_key: z.string(),
+  status: z.enum(DELIVERY_STATUSES),
+  attempt_count: z.number().int(),
+  response_status: z.number().int().nullable(),
+  last_error: z.string().nullable(),
+  next_attempt_at: z.string().nullable(),
+  last_attempt_at: z.string().nullable(),
+  created_at: z.string().describe('With microseconds; strictly increasing per endpoint'),
+  payload: z.string().describe('The delivered body as text (see the WebhookEvent schemas)'),
+});
+
+export const deliveriesPageSchema = z.object({
+  deliveries: z.array(deliverySchema),
+  next_before: z.string().nullable().describe('Null when the page was not full'),
+});
+
+export const testResultSchema = z.object({
+  ok: z.boolean(),
+  status_code: z.number().int().describe('HTTP status of the answer; 0 when none arrived'),
+  latency_ms: z.number().int(),
+  response_snippet: z.string().describe('First 1 KB of the answer, or why there was none'),
+  verification_status: z.enum(VERIFICATION_STATUSES),
+});
+
+export const rotatedSchema = z.object({ id: z.uuid(), secret: z.string() });
+
+const bareError = z.object({ statusCode: z.number().int(), message: z.string() });
+
+export const WEBHOOK_ERRORS = {
+  401: codedErrorSchema,
+  403: codedErrorSchema.describe(
+    'insufficient_scope (naming required_scope), or Forbidden for a site out of reach',
+  ),
+  404: bareError.describe('Unknown webhook id on the site (no `error` field)'),
+  409: codedErrorSchema.describe('conflict, code webhook_limit_reached: the site has 10 webhooks'),
+  422: codedErrorSchema,
+  429: bareError,
+};
