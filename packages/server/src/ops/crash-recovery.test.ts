@@ -74,7 +74,7 @@ describe('crash recovery', () => {
   });
 
   function start(): ChildProcess {
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SETUP_TOKEN, LOG_LEVEL: 'warn' };
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SETUP_TOKEN, LOG_LEVEL: 'warn', RATES_URL: 'off' };
     if (databaseUrl) env.DATABASE_URL = databaseUrl;
     else delete env.DATABASE_URL;
     // Its own process group: the kill reaches the wrapper and the server alike, as a crash would.
@@ -115,10 +115,11 @@ describe('crash recovery', () => {
     };
     const writers = Array.from({ length: 8 }, (_, worker) => writer(worker));
     await new Promise((resolve) => setTimeout(resolve, 1500));
+    const killed = new Promise((resolve) => server.once('exit', resolve));
     process.kill(-(server.pid as number), 'SIGKILL');
     stop = true;
     await Promise.all(writers);
-    await new Promise((resolve) => server.once('exit', resolve));
+    await killed;
     expect(acknowledged.length).toBeGreaterThan(20);
 
     server = start();

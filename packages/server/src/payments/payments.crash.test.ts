@@ -94,6 +94,7 @@ describe('payments survive a crash', () => {
       DATA_DIR: dataDir,
       SETUP_TOKEN,
       LOG_LEVEL: 'warn',
+      RATES_URL: 'off',
     };
     if (databaseUrl) env.DATABASE_URL = databaseUrl;
     else delete env.DATABASE_URL;
