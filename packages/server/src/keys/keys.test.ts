@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, MINUTE_MS } from '../lib/clock.js';
 import { sha256Hex } from '../lib/secrets.js';
 import { bearer, createTestApp, login, mintKey, type Owner, setUpOwner, type TestApp } from '../test/app.js';
@@ -7,11 +7,12 @@ import { insertAccount, insertSite } from '../test/factories.js';
 describe('API keys', () => {
   let t: TestApp;
   let owner: Owner;
-  beforeEach(async () => {
+  // One app for the file: each test works on keys and sites of its own.
+  beforeAll(async () => {
     t = await createTestApp();
     owner = await setUpOwner(t);
   });
-  afterEach(() => t.close());
+  afterAll(() => t.close());
 
   const listWith = (key: string) =>
     t.request({ method: 'GET', url: '/v1/account/keys', headers: bearer(key) });
