@@ -49,4 +49,8 @@ export function personOf(principal: Principal): string | null {
 }
 
 export const notAdmin = () =>
-  new AppError(403, 'forbidden', 'This needs an account-wide admin (for a key: its creator must still be one)');
+  new AppError(
+    403,
+    'forbidden',
+    'This needs an account-wide admin (for a key: its creator must still be one)',
+  );

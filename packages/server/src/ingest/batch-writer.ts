@@ -277,6 +277,8 @@ async function writeSiteItems(
     })),
   );
   await store.insertOutboxEvents(trxn, outbox);
-  const conversions = events.filter((event) => event.type === 'event').map((event) => event.event_id as string);
+  const conversions = events
+    .filter((event) => event.type === 'event')
+    .map((event) => event.event_id as string);
   await store.insertAttributionJobs(trxn, site.id, conversions, now);
 }

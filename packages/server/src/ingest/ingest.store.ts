@@ -235,7 +235,12 @@ export async function markVerified(trx: Trx, siteIds: string[], now: Date): Prom
 }
 
 /** One durable attribution job per new conversion event, written with the event itself. */
-export async function insertAttributionJobs(trx: Trx, siteId: string, eventIds: string[], now: Date): Promise<void> {
+export async function insertAttributionJobs(
+  trx: Trx,
+  siteId: string,
+  eventIds: string[],
+  now: Date,
+): Promise<void> {
   if (eventIds.length === 0) return;
   await trx
     .insertInto('attribution_jobs')

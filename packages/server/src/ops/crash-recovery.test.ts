@@ -17,7 +17,8 @@ import { withDatabaseName } from '../test/global-setup.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const SETUP_TOKEN = 'crash-test-setup-token-123';
-const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+const UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -74,11 +75,24 @@ describe('crash recovery', () => {
   });
 
   function start(): ChildProcess {
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SETUP_TOKEN, LOG_LEVEL: 'warn', RATES_URL: 'off' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SETUP_TOKEN,
+      LOG_LEVEL: 'warn',
+      RATES_URL: 'off',
+    };
     if (databaseUrl) env.DATABASE_URL = databaseUrl;
     else delete env.DATABASE_URL;
     // Its own process group: the kill reaches the wrapper and the server alike, as a crash would.
-    return spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], { cwd: ROOT, env, stdio: 'ignore', detached: true });
+    return spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], {
+      cwd: ROOT,
+      env,
+      stdio: 'ignore',
+      detached: true,
+    });
   }
 
   it('loses nothing acknowledged when killed with SIGKILL mid-stream', async () => {
@@ -87,12 +101,20 @@ describe('crash recovery', () => {
     const setup = await fetch(`${base}/v1/setup`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ setup_token: SETUP_TOKEN, email: 'ops@example.com', password: 'a long password' }),
+      body: JSON.stringify({
+        setup_token: SETUP_TOKEN,
+        email: 'ops@example.com',
+        password: 'a long password',
+      }),
     });
     expect(setup.status).toBe(201);
     const { api_key: apiKey } = (await setup.json()) as { api_key: string };
     const auth = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
-    const created = await fetch(`${base}/v1/sites`, { method: 'POST', headers: auth, body: JSON.stringify({ domain: 'crash.example.com' }) });
+    const created = await fetch(`${base}/v1/sites`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ domain: 'crash.example.com' }),
+    });
     expect(created.status).toBe(201);
     const { snippet_key: snippetKey } = (await created.json()) as { snippet_key: string };
 
@@ -105,7 +127,13 @@ describe('crash recovery', () => {
           const response = await fetch(`${base}/v1/collect`, {
             method: 'POST',
             headers: { 'content-type': 'text/plain', 'user-agent': UA },
-            body: JSON.stringify({ type: 'pageview', site: snippetKey, vid: `visitor${worker}xx`, eid, url: 'https://crash.example.com/' }),
+            body: JSON.stringify({
+              type: 'pageview',
+              site: snippetKey,
+              vid: `visitor${worker}xx`,
+              eid,
+              url: 'https://crash.example.com/',
+            }),
           });
           if (response.status === 202) acknowledged.push(eid);
         } catch {
@@ -130,10 +158,18 @@ describe('crash recovery', () => {
     process.kill(-(server.pid as number), 'SIGTERM');
     expect(await stopped).toBe(0);
 
-    const database = await openDatabase(databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'pglite', dataDir });
+    const database = await openDatabase(
+      databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'pglite', dataDir },
+    );
     try {
       const stored = new Set(
-        (await database.db.selectFrom('events').select('event_id').where('event_id', 'in', acknowledged).execute()).map((row) => row.event_id),
+        (
+          await database.db
+            .selectFrom('events')
+            .select('event_id')
+            .where('event_id', 'in', acknowledged)
+            .execute()
+        ).map((row) => row.event_id),
       );
       const missing = acknowledged.filter((eid) => !stored.has(eid));
       expect(missing).toEqual([]);
