@@ -177,4 +177,48 @@ describe('bot tokens and crawler hits', () => {
     });
     expect(body.top_paths[0].hits).toBeGreaterThanOrEqual(body.top_paths[1].hits);
   });
+
+  it('closes the loop: credited payments and net revenue per AI operator', async () => {
+    const site = await insertSite(t, owner.accountId, { domain: 'money.example.com' });
+    const { plaintext_token: token } = (await mint(owner.apiKey, { site_id: site.snippet_key })).json();
+    expect((await report(token, [{ user_agent: GPTBOT, path: '/pricing' }])).statusCode).toBe(202);
+    const buyer = newVisitorId();
+    await collect(
+      t,
+      pageview(site.snippet_key, buyer, 'https://money.example.com/pricing', 'https://chatgpt.com/'),
+    );
+    const pay = (body: object) =>
+      t.request({
+        method: 'POST',
+        url: '/v1/server/payments',
+        headers: bearer(owner.apiKey),
+        payload: { site_id: site.snippet_key, ...body },
+      });
+    expect(
+      (await pay({ transaction_id: 'ch_1', amount: 120, currency: 'USD', visitor_id: buyer })).statusCode,
+    ).toBe(202);
+    expect(
+      (await pay({ transaction_id: 'ch_2', amount: 30, currency: 'USD', visitor_id: buyer })).statusCode,
+    ).toBe(202);
+    await t.app.services.attribution.runUntilIdle();
+    expect(
+      (await pay({ transaction_id: 'ch_2', amount: 30, currency: 'USD', refunded_amount: 10 })).json().status,
+    ).toBe('refunded');
+
+    const response = await t.request({
+      method: 'GET',
+      url: `/v1/crawlers?site_id=${site.snippet_key}`,
+      headers: bearer(owner.apiKey),
+    });
+    const openai = response.json().operators.find((o: { operator: string }) => o.operator === 'OpenAI');
+    expect(openai).toMatchObject({
+      hits: 1,
+      pages_fetched: 1,
+      assistant_visits: 1,
+      payments: 2,
+      gross: 150,
+      refunded: 10,
+      net: 140,
+    });
+  });
 });
