@@ -47,7 +47,10 @@ export interface ServerProcess {
   cleanUp(): Promise<void>;
 }
 
-export async function prepareServerProcess(label: string): Promise<ServerProcess> {
+export async function prepareServerProcess(
+  label: string,
+  extraEnv: Record<string, string> = {},
+): Promise<ServerProcess> {
   const build = spawnSync(
     process.execPath,
     ['-e', "import('./scripts/server-dist.mjs').then(async (m) => process.exit(await m.buildIfStale()))"],
@@ -81,6 +84,7 @@ export async function prepareServerProcess(label: string): Promise<ServerProcess
         LOG_LEVEL: 'warn',
         // Tests stay on this machine: no exchange-rate downloads.
         RATES_URL: 'off',
+        ...extraEnv,
       };
       if (databaseUrl) env.DATABASE_URL = databaseUrl;
       else delete env.DATABASE_URL;
