@@ -253,21 +253,28 @@ async function writeSiteItems(
     });
   }
 
+  // Shared rows (rollups, visitors) are written in key order, so batches of two processes
+  // committing at once take their row locks in the same order and never deadlock.
+  const byKey = <V>(entries: Iterable<[string, V]>) =>
+    [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   await store.upsertVisits(trxn, [...touched.values()]);
   await store.insertEvents(trxn, events);
-  await store.upsertVisitors(trxn, [...visitors.values()]);
+  await store.upsertVisitors(
+    trxn,
+    byKey(visitors).map(([, row]) => row),
+  );
   await store.insertIdentityLinks(trxn, links);
   await store.registerGoals(trxn, site.id, [...goalNames], now, GOALS_PER_SITE);
   await store.bumpGoalCompletions(
     trxn,
-    [...completions].map(([key, count]) => {
+    byKey(completions).map(([key, count]) => {
       const [day = '', name = ''] = key.split('|');
       return { site_id: site.id, day, name, completions: count };
     }),
   );
   await store.bumpDailyVisits(
     trxn,
-    [...dailyVisits.values()].map((row) => ({
+    byKey(dailyVisits).map(([, row]) => ({
       site_id: site.id,
       day: row.day,
       source_kind: row.kind,
