@@ -5,16 +5,12 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { DB } from '../db/types.js';
 import { principalOf } from '../http/authenticate.js';
-import { badInput } from '../http/errors.js';
 import { codedErrorSchema } from '../http/schemas.js';
 import type { Clock } from '../lib/clock.js';
-import { DAY_MS } from '../lib/clock.js';
 import { SNIPPET_KEY_PATTERN } from '../lib/ids.js';
+import { daySchema, resolveDayWindow } from '../revenue/day-window.js';
 import type { SitesService } from '../sites/sites.service.js';
 import { buildCrawlerReport, type Convert } from './crawler-report.js';
-
-const date = z.iso.date({ error: 'must be a date, YYYY-MM-DD' });
-const MAX_SPAN_DAYS = 365;
 
 const reportSchema = z.object({
   site_id: z.string(),
@@ -76,8 +72,8 @@ export function registerCrawlerReportRoute(
           '`from`/`to` default to the last 7 days (UTC), at most 365 days apart; `attribution_model` defaults to last_touch.',
         querystring: z.strictObject({
           site_id: z.string().regex(SNIPPET_KEY_PATTERN, 'must be a ttid_ snippet key'),
-          from: date.optional(),
-          to: date.optional(),
+          from: daySchema.optional(),
+          to: daySchema.optional(),
           attribution_model: z
             .enum(['first_touch', 'last_touch', 'linear', 'time_decay'])
             .default('last_touch'),
@@ -93,12 +89,7 @@ export function registerCrawlerReportRoute(
     },
     async (request) => {
       const query = request.query;
-      const to = query.to ?? deps.clock.now().toISOString().slice(0, 10);
-      const from =
-        query.from ?? new Date(Date.parse(`${to}T00:00:00Z`) - 6 * DAY_MS).toISOString().slice(0, 10);
-      const span = (Date.parse(to) - Date.parse(from)) / DAY_MS;
-      if (span < 0) throw badInput('from', 'from must not be after to', 'query');
-      if (span >= MAX_SPAN_DAYS) throw badInput('from', 'the window spans at most 365 days', 'query');
+      const { from, to } = resolveDayWindow(query, deps.clock.now(), { defaultDays: 7, maxDays: 365 });
       const site = await deps.sites.getReachableSite(principalOf(request), query.site_id);
       return buildCrawlerReport(
         deps.db,
