@@ -152,6 +152,12 @@ function seedStatements(siteId, now) {
     `insert into daily_goal_completions (site_id, day, name, completions)
      select site_id, (occurred_at at time zone 'UTC')::date, name, count(*)
      from events where type = 'event' group by 1, 2, 3`,
+    `insert into daily_goal_properties (site_id, name, day, pair, key, value, events)
+     select e.site_id, e.name, (e.occurred_at at time zone 'UTC')::date,
+       md5(length(p.key)::text || ':' || p.key || p.value)::uuid, p.key, p.value, count(*)
+     from events e cross join lateral jsonb_each_text(e.properties) as p(key, value)
+     where e.type = 'event' and jsonb_typeof(e.properties) = 'object' and p.value is not null
+     group by 1, 2, 3, 4, 5, 6`,
     `insert into daily_visits (site_id, day, source_kind, session_ai_source, visits, pageviews)
      select site_id, (started_at at time zone 'UTC')::date, source_kind, session_ai_source, count(*), sum(pageviews)
      from visits group by 1, 2, 3, 4`,

@@ -9,6 +9,7 @@ import type { DB } from '../db/types.js';
 import { AppError } from '../http/errors.js';
 import { GroupCommitter } from '../ingest/group-commit.js';
 import type { Clock } from '../lib/clock.js';
+import { storableText } from '../lib/storable-text.js';
 import { classifyCrawler } from './classify-crawler.js';
 
 export interface CrawlerHitInput {
@@ -49,8 +50,8 @@ export function createCrawlerHitsService({ db, clock }: { db: Kysely<DB>; clock:
             ? batch.hits.map((hit) => ({
                 site_id: batch.siteId,
                 id: randomUUID(),
-                ...classifyCrawler(hit.user_agent),
-                path: pathOf(hit.path),
+                ...classifyCrawler(storableText(hit.user_agent)),
+                path: pathOf(storableText(hit.path)),
                 status: hit.status ?? null,
                 occurred_at: hit.timestamp ? new Date(hit.timestamp) : now,
                 received_at: now,

@@ -78,6 +78,17 @@ export interface DailyGoalCompletionsTable {
   completions: number;
 }
 
+/** Events of a goal per day carrying one property key and value (migrations/009). */
+export interface DailyGoalPropertiesTable {
+  site_id: string;
+  name: string;
+  day: string;
+  pair: string;
+  key: string;
+  value: string;
+  events: number;
+}
+
 export interface DailyVisitsTable {
   site_id: string;
   day: string;
@@ -103,6 +114,7 @@ export interface IngestTables {
   identity_links: IdentityLinksTable;
   goals: GoalsTable;
   daily_goal_completions: DailyGoalCompletionsTable;
+  daily_goal_properties: DailyGoalPropertiesTable;
   daily_visits: DailyVisitsTable;
   outbox_events: OutboxEventsTable;
 }

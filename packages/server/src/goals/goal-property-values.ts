@@ -24,8 +24,9 @@ export interface GoalPropertyValue {
  * Rows in answer order: key (bytewise), then count descending, then value (bytewise) — the
  * last two also decide which pairs fall inside the budget when counts tie. Keys and values are
  * the stored text (`jsonb_each_text`: numbers and booleans as written); JSON nulls carry no
- * value and are skipped. `count(*)` counts distinct events: `(site_id, event_id)` is the
- * primary key of `events`, so a retried event was stored once, and a key occurs once per event.
+ * value and are skipped. Counts come from `daily_goal_properties`, which ingest adds to only
+ * for events it actually inserted, so they count distinct events (a retried event once). The
+ * window is whole UTC days, the rollup's unit.
  */
 export async function goalPropertyValues(
   db: Kysely<DB>,
@@ -33,18 +34,15 @@ export async function goalPropertyValues(
   name: string,
   window: { start: Date; end: Date },
 ): Promise<GoalPropertyValue[]> {
+  const firstDay = window.start.toISOString().slice(0, 10);
+  const endDay = window.end.toISOString().slice(0, 10);
   const result = await sql<GoalPropertyValue>`
     with pairs as (
-      select p.key, p.value, count(*)::int as count
-      from events e
-      cross join lateral jsonb_each_text(e.properties) as p(key, value)
-      where e.site_id = ${siteId}
-        and e.type = 'event'
-        and e.name = ${name}
-        and e.occurred_at >= ${window.start}
-        and e.occurred_at < ${window.end}
-        and p.value is not null
-      group by p.key, p.value
+      select key, value, sum(events)::int as count
+      from daily_goal_properties
+      where site_id = ${siteId} and name = ${name}
+        and day >= ${firstDay}::date and day < ${endDay}::date
+      group by key, value
     ),
     scanned as (
       select key, value, count,

@@ -1,6 +1,6 @@
 /** SQL of the goal registry. Names sort bytewise (`collate "C"`), the same on every server. */
-import { createHash } from 'node:crypto';
 import { type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
+import { lockIdOf } from '../db/advisory-locks.js';
 import type { GoalsTable } from '../db/ingest-types.js';
 import type { DB } from '../db/types.js';
 
@@ -111,8 +111,7 @@ export async function goalIdsOfSite(db: Executor, siteId: string, ids: string[])
  * never races automatic registration past the limit.
  */
 export async function lockGoalSet(trx: Transaction<DB>, siteId: string): Promise<void> {
-  const lockId = createHash('sha256').update(`goals|${siteId}`).digest().readBigInt64BE(0).toString();
-  await sql`select pg_advisory_xact_lock(${lockId}::bigint)`.execute(trx);
+  await sql`select pg_advisory_xact_lock(${lockIdOf(`goals|${siteId}`)}::bigint)`.execute(trx);
 }
 
 /** PostgreSQL's unique_violation, raised when a concurrent insert took the name first. */

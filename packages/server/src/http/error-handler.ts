@@ -38,6 +38,12 @@ const FASTIFY_CODES: Record<string, () => AppError> = {
     new AppError(400, 'invalid_json', 'Content-Length does not match the body'),
 };
 
+/**
+ * PostgreSQL's codes for text it refuses to store: a NUL character in any text (22021), a lone
+ * UTF-16 surrogate or NUL escape inside JSON (22P05). Only a client can have sent such text.
+ */
+const UNSTORABLE_TEXT_CODES = new Set(['22021', '22P05']);
+
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const fastifyError = error as FastifyError;
@@ -46,6 +52,13 @@ export function toAppError(error: unknown): AppError {
   }
   const known = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
   if (known) return known();
+  if (UNSTORABLE_TEXT_CODES.has(String((error as { code?: unknown }).code))) {
+    return new AppError(
+      422,
+      'validation_failed',
+      'Text must not contain NUL characters or unpaired UTF-16 surrogates',
+    );
+  }
   if (error instanceof SyntaxError) return new AppError(400, 'invalid_json', 'Body is not valid JSON');
   if (fastifyError.statusCode === 429)
     return new AppError(429, 'rate_limited', 'Too many requests; retry later');

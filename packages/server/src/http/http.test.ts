@@ -52,6 +52,19 @@ describe('HTTP conventions', () => {
     expect(response.json()).toMatchObject({ error: 'unsupported_media_type' });
   });
 
+  it('answers text the database cannot store (a NUL character) with 422, not 500', async () => {
+    const site = await t.request({
+      method: 'POST',
+      url: '/v1/sites',
+      headers: bearer(owner.apiKey),
+      payload: { name: 'Sh\u0000op', domain: 'nul.example.com' },
+    });
+    expect(site.statusCode).toBe(422);
+    expect(JSON.stringify(site.json())).not.toMatch(/invalid byte|0x00|sql/i);
+    const listed = await t.request({ method: 'GET', url: '/v1/sites', headers: bearer(owner.apiKey) });
+    expect(JSON.stringify(listed.json())).not.toContain('nul.example.com');
+  });
+
   it('reports readiness from the database', async () => {
     expect((await t.request({ method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ok' });
   });

@@ -2,10 +2,13 @@
  * Writes one batch of ingest items in one transaction: resolves their sites, drops duplicates
  * (same event id), builds visits, links identities, registers goals, bumps the daily rollups,
  * queues outbox facts and marks sites verified. Writers are serialised per visitor with
- * advisory locks, so two processes never build two visits for one arrival.
+ * advisory locks, so two processes never build two visits for one arrival. Whatever the batch
+ * holds, that is three round trips to the database (ingest.store.ts), and one more when a goal
+ * name is new to this process.
  */
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { sortedLockIds } from '../db/advisory-locks.js';
 import type { DB } from '../db/types.js';
 import { GOALS_PER_SITE, goalNameProblem } from '../goals/goal-names.js';
 import type { Clock } from '../lib/clock.js';
@@ -15,9 +18,12 @@ import * as store from './ingest.store.js';
 import type { IngestItem, IngestOutcome } from './ingest-item.js';
 import { campaignOf, sourceKeyOf, startsNewVisit, VISIT_IDLE_MS } from './sessionize.js';
 
-type Site = Awaited<ReturnType<typeof store.loadSites>>[number];
+type Site = store.SiteRow;
 
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+
+/** Goal names known to be registered, per process; names are never unregistered. */
+const KNOWN_GOALS_CAP = 100_000;
 
 /** A server event's key must reach the site; a site outside it is answered like an unknown one. */
 function isCovered(site: Site, item: IngestItem): boolean {
@@ -28,89 +34,138 @@ function isCovered(site: Site, item: IngestItem): boolean {
   );
 }
 
+/** Rows of one batch, across its sites. */
+interface BatchRows extends store.VisitWrites {
+  events: store.EventRow[];
+  goalNames: Map<string, Set<string>>;
+}
+
 export function createBatchWriter({ db, clock }: { db: Kysely<DB>; clock: Clock }) {
+  const knownGoals = new Set<string>();
+
   return async function writeBatch(items: IngestItem[]): Promise<IngestOutcome[]> {
     const outcomes: IngestOutcome[] = items.map(() => 'unknown_site');
-    await db.transaction().execute(async (trx) => {
-      const sites = await store.loadSites(trx, [...new Set(items.map((item) => item.snippetKey))]);
-      const bySite = new Map<Site, number[]>();
-      items.forEach((item, index) => {
-        const site = sites.find((candidate) => candidate.snippet_key === item.snippetKey);
-        if (!site || !isCovered(site, item)) return;
-        if (site.deleted_at) {
-          outcomes[index] = 'site_deleted';
-          return;
-        }
-        bySite.set(site, [...(bySite.get(site) ?? []), index]);
-      });
-      const lockKeys = [...bySite].flatMap(([site, indexes]) =>
-        indexes.map((i) => `${site.id}|${items[i]?.visitorId ?? `event:${items[i]?.eventId}`}`),
-      );
-      await store.lockKeys(trx, lockKeys);
-      for (const [site, indexes] of bySite) {
-        const existing = await store.findExistingEventIds(
-          trx,
-          site.id,
-          indexes.map((i) => (items[i] as IngestItem).eventId),
+    let registered: string[] = [];
+    await db.connection().execute(async (connection) => {
+      const now = clock.now();
+      try {
+        await store.beginAndLock(
+          connection,
+          sortedLockIds(
+            items.map((item) => `${item.snippetKey}|${item.visitorId ?? `event:${item.eventId}`}`),
+          ),
         );
-        const fresh: IngestItem[] = [];
-        const seen = new Set<string>();
-        for (const i of indexes) {
-          const item = items[i] as IngestItem;
-          if (existing.has(item.eventId) || seen.has(item.eventId)) {
-            outcomes[i] = 'duplicate';
-            continue;
-          }
-          seen.add(item.eventId);
-          fresh.push(item);
-          outcomes[i] = 'recorded';
+        const state = await store.loadBatchState(
+          connection,
+          items.map((item) => ({ snippetKey: item.snippetKey, eventId: item.eventId })),
+          uniqueBy(
+            items.flatMap((item) =>
+              item.visitorId ? [{ snippetKey: item.snippetKey, visitorId: item.visitorId }] : [],
+            ),
+            (key) => `${key.snippetKey}|${key.visitorId}`,
+          ),
+        );
+        const rows = collectRows(items, outcomes, state, now);
+        for (const [siteId, names] of rows.goalNames) {
+          const unknown = [...names].filter((name) => !knownGoals.has(`${siteId}|${name}`));
+          const done = await store.registerGoals(connection, siteId, unknown, now, GOALS_PER_SITE);
+          registered = registered.concat(done.map((name) => `${siteId}|${name}`));
         }
-        if (fresh.length > 0) await writeSiteItems(trx, site, fresh, clock.now());
+        await store.writeBatchAndCommit(connection, rows, now);
+      } catch (error) {
+        // A failed write skipped its `commit`; end the transaction before the connection goes
+        // back to the pool. A lost connection rolls back on its own.
+        await sql`rollback`.execute(connection).catch(() => {});
+        throw error;
       }
-      await store.markVerified(
-        trx,
-        [...bySite.keys()].map((site) => site.id),
-        clock.now(),
-      );
     });
+    // Only what committed is remembered.
+    if (knownGoals.size + registered.length > KNOWN_GOALS_CAP) knownGoals.clear();
+    for (const key of registered) knownGoals.add(key);
     return outcomes;
   };
 }
 
-async function writeSiteItems(
-  trxn: Transaction<DB>,
+/** Sorts the batch's items by site, drops duplicates and builds the rows to write. */
+function collectRows(
+  items: IngestItem[],
+  outcomes: IngestOutcome[],
+  state: store.BatchState,
+  now: Date,
+): BatchRows {
+  const bySite = new Map<Site, number[]>();
+  items.forEach((item, index) => {
+    const site = state.sites.find((candidate) => candidate.snippet_key === item.snippetKey);
+    if (!site || !isCovered(site, item)) return;
+    if (site.deleted_at) {
+      outcomes[index] = 'site_deleted';
+      return;
+    }
+    bySite.set(site, [...(bySite.get(site) ?? []), index]);
+  });
+  const rows: BatchRows = {
+    events: [],
+    visits: [],
+    visitors: [],
+    links: [],
+    dailyVisits: [],
+    outbox: [],
+    verifiedSiteIds: [],
+    goalNames: new Map(),
+  };
+  // Sites in the order of their ids, so shared rows are written in key order (see addSiteRows).
+  const siteOrder = [...bySite].sort(([a], [b]) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (const [site, indexes] of siteOrder) {
+    const fresh: IngestItem[] = [];
+    const seen = new Set<string>();
+    for (const i of indexes) {
+      const item = items[i] as IngestItem;
+      if (state.existing.has(`${site.id}|${item.eventId}`) || seen.has(item.eventId)) {
+        outcomes[i] = 'duplicate';
+        continue;
+      }
+      seen.add(item.eventId);
+      fresh.push(item);
+      outcomes[i] = 'recorded';
+    }
+    if (fresh.length > 0) addSiteRows(rows, site, fresh, state, now);
+    if (site.verified_at === null) rows.verifiedSiteIds.push(site.id);
+  }
+  return rows;
+}
+
+function uniqueBy<T>(values: T[], keyOf: (value: T) => string): T[] {
+  const byKey = new Map<string, T>();
+  for (const value of values) byKey.set(keyOf(value), value);
+  return [...byKey.values()];
+}
+
+/** Adds one site's fresh items to the batch: events, visits built from them, and the rest. */
+function addSiteRows(
+  rows: BatchRows,
   site: Site,
   items: IngestItem[],
+  state: store.BatchState,
   now: Date,
-): Promise<void> {
-  const visitorIds = [...new Set(items.flatMap((item) => (item.visitorId ? [item.visitorId] : [])))];
+): void {
   const latest = new Map(
-    (await store.loadLatestVisits(trxn, site.id, visitorIds)).map((v) => [v.visitor_id, v]),
+    state.latest.filter((v) => v.site_id === site.id).map((visit) => [visit.visitor_id, visit]),
   );
-  const known = await store.loadKnownVisitors(trxn, site.id, visitorIds);
+  const isKnown = (visitorId: string) => state.known.has(`${site.id}|${visitorId}`);
   const touched = new Map<string, store.VisitRow>();
-  const events: Parameters<typeof store.insertEvents>[1] = [];
-  const visitors = new Map<
-    string,
-    { site_id: string; visitor_id: string; first_seen: Date; last_seen: Date }
-  >();
-  const links: Parameters<typeof store.insertIdentityLinks>[1] = [];
+  const visitors = new Map<string, store.VisitorRow>();
   const goalNames = new Set<string>();
-  const completions = new Map<string, number>();
-  const dailyVisits = new Map<
-    string,
-    { visits: number; pageviews: number; kind: string; label: string; day: string }
-  >();
-  const outbox: Parameters<typeof store.insertOutboxEvents>[1] = [];
+  const dailyVisits = new Map<string, store.DailyVisitsRow>();
 
   const bumpVisits = (visit: store.VisitRow, day: string, visits: number, pageviews: number) => {
     const key = `${day}|${visit.source_kind}|${visit.session_ai_source}`;
     const row = dailyVisits.get(key) ?? {
+      site_id: site.id,
+      day,
+      source_kind: visit.source_kind,
+      session_ai_source: visit.session_ai_source,
       visits: 0,
       pageviews: 0,
-      kind: visit.source_kind,
-      label: visit.session_ai_source,
-      day,
     };
     row.visits += visits;
     row.pageviews += pageviews;
@@ -151,17 +206,17 @@ async function writeSiteItems(
       city: item.location.city,
       pageviews: 0,
       engaged_seconds: 0,
-      is_new: !known.has(visitorId) && !latest.has(visitorId),
+      is_new: !isKnown(visitorId) && !latest.has(visitorId),
     };
     latest.set(visitorId, visit);
     bumpVisits(visit, dayOf(at), 1, 0);
     if (visit.source_kind === 'ai') {
-      outbox.push({
+      rows.outbox.push({
         site_id: site.id,
         id: randomUUID(),
         type: 'ai_session.classified',
         dedupe_key: visit.id,
-        payload: JSON.stringify({
+        payload: {
           site_id: site.snippet_key,
           visit_id: visit.id,
           ai_source: visit.session_ai_source,
@@ -173,7 +228,7 @@ async function writeSiteItems(
           device_type: visit.device_type,
           is_new_visitor: visit.is_new,
           started_at: at.toISOString(),
-        }),
+        },
         created_at: now,
       });
     }
@@ -222,20 +277,18 @@ async function writeSiteItems(
       visitors.set(item.visitorId, row);
     }
     if (item.personKey && item.visitorId) {
-      links.push({
+      rows.links.push({
         site_id: site.id,
         person_key: item.personKey,
         visitor_id: item.visitorId,
         created_at: at,
       });
     }
-    if (item.type === 'event' && item.name) {
-      if (goalNameProblem(item.name) === null) goalNames.add(item.name);
-      const key = `${dayOf(at)}|${item.name}`;
-      completions.set(key, (completions.get(key) ?? 0) + 1);
+    if (item.type === 'event' && item.name && goalNameProblem(item.name) === null) {
+      goalNames.add(item.name);
     }
     const currency = item.value ? (item.value.currency ?? site.currency) : null;
-    events.push({
+    rows.events.push({
       site_id: site.id,
       event_id: item.eventId,
       type: item.type,
@@ -246,46 +299,22 @@ async function writeSiteItems(
       occurred_at: at,
       received_at: item.receivedAt,
       url: item.url || null,
-      properties: item.properties === null ? null : JSON.stringify(item.properties),
+      properties: item.properties,
       value_minor: item.value && currency ? toMinorUnits(item.value.amount, currency) : null,
       currency,
       origin: item.origin,
     });
   }
 
-  // Shared rows (rollups, visitors) are written in key order, so batches of two processes
-  // committing at once take their row locks in the same order and never deadlock.
-  const byKey = <V>(entries: Iterable<[string, V]>) =>
-    [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  await store.upsertVisits(trxn, [...touched.values()]);
-  await store.insertEvents(trxn, events);
-  await store.upsertVisitors(
-    trxn,
-    byKey(visitors).map(([, row]) => row),
-  );
-  await store.insertIdentityLinks(trxn, links);
-  await store.registerGoals(trxn, site.id, [...goalNames], now, GOALS_PER_SITE);
-  await store.bumpGoalCompletions(
-    trxn,
-    byKey(completions).map(([key, count]) => {
-      const [day = '', name = ''] = key.split('|');
-      return { site_id: site.id, day, name, completions: count };
-    }),
-  );
-  await store.bumpDailyVisits(
-    trxn,
-    byKey(dailyVisits).map(([, row]) => ({
-      site_id: site.id,
-      day: row.day,
-      source_kind: row.kind,
-      session_ai_source: row.label,
-      visits: row.visits,
-      pageviews: row.pageviews,
-    })),
-  );
-  await store.insertOutboxEvents(trxn, outbox);
-  const conversions = events
-    .filter((event) => event.type === 'event')
-    .map((event) => event.event_id as string);
-  await store.insertAttributionJobs(trxn, site.id, conversions, now);
+  rows.visits.push(...touched.values());
+  // Shared rows (visitors, rollups) are written in key order, so batches of two processes
+  // committing at once take their row locks in the same order and never deadlock. Sites are
+  // visited in the order of their ids for the same reason.
+  rows.visitors.push(...byKey(visitors));
+  rows.dailyVisits.push(...byKey(dailyVisits));
+  if (goalNames.size > 0) rows.goalNames.set(site.id, goalNames);
+}
+
+function byKey<V>(entries: Map<string, V>): V[] {
+  return [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, value]) => value);
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.js';
 import { MINUTE_MS } from '../lib/clock.js';
 import { createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
 import { insertAccount, insertSite } from '../test/factories.js';
@@ -169,6 +170,45 @@ describe('POST /v1/collect', () => {
     expect(completions).toEqual([expect.objectContaining({ name: 'signup', completions: 1 })]);
   });
 
+  it('stores text PostgreSQL would refuse (NUL characters, lone surrogates) cleaned, never failing the batch', async () => {
+    const site = await newSite();
+    const vid = newVisitorId();
+    const sent = await Promise.all([
+      collect(
+        t,
+        pageview(
+          site.snippet_key,
+          vid,
+          'https://shop.example.com/a\u0000b?q=\ud800',
+          'https://x.example/\u0000',
+        ),
+      ),
+      collect(t, {
+        type: 'event',
+        site: site.snippet_key,
+        vid,
+        url: 'https://shop.example.com/',
+        name: 'signup',
+        props: { 'pl\u0000an': 'p\u0000ro', note: 'half \udc00 pair', emoji: '\ud83d\ude00' },
+      }),
+    ]);
+    expect(sent.map((response) => response.statusCode)).toEqual([202, 202]);
+    const stored = await t.database.db
+      .selectFrom('events')
+      .select(['type', 'url', 'properties'])
+      .where('site_id', '=', site.id)
+      .orderBy('type', 'desc')
+      .execute();
+    expect(stored).toEqual([
+      { type: 'pageview', url: 'https://shop.example.com/ab?q=\ufffd', properties: null },
+      {
+        type: 'event',
+        url: 'https://shop.example.com/',
+        properties: { plan: 'pro', note: 'half \ufffd pair', emoji: '\ud83d\ude00' },
+      },
+    ]);
+  });
+
   it('links identify() to a hashed person key, never the email', async () => {
     const site = await newSite();
     const vid = newVisitorId();
@@ -252,6 +292,38 @@ describe('POST /v1/collect', () => {
     const visits = await visitsOf(site.id, vid);
     expect(visits).toHaveLength(1);
     expect(visits[0]?.pageviews).toBe(50);
+  });
+
+  it('builds one visit per visitor when two server processes ingest the same visitors at once', async () => {
+    // A second app on the same database has its own group committer, as a second process would.
+    const second = await buildApp({ config: t.config, database: t.database, clock: t.clock, logger: false });
+    try {
+      const other: TestApp = { ...t, app: second, request: (options) => second.inject(options) };
+      const site = await newSite();
+      const vids = Array.from({ length: 5 }, newVisitorId);
+      const responses = await Promise.all(
+        Array.from({ length: 80 }, (_, i) =>
+          collect(
+            i % 2 ? t : other,
+            pageview(site.snippet_key, vids[i % 5] as string, `https://shop.example.com/p${i}`),
+          ),
+        ),
+      );
+      expect(responses.every((r) => r.statusCode === 202)).toBe(true);
+      for (const vid of vids) {
+        const visits = await visitsOf(site.id, vid);
+        expect(visits).toHaveLength(1);
+        expect(visits[0]?.pageviews).toBe(16);
+      }
+      const daily = await t.database.db
+        .selectFrom('daily_visits')
+        .select(['visits', 'pageviews'])
+        .where('site_id', '=', site.id)
+        .execute();
+      expect(daily).toEqual([{ visits: 5, pageviews: 80 }]);
+    } finally {
+      await second.close();
+    }
   });
 
   it('answers preflights and takes JSON bodies too', async () => {

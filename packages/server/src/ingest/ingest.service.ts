@@ -9,9 +9,10 @@ import type { KeyPrincipal } from '../access/principal.js';
 import type { DB } from '../db/types.js';
 import { AppError, badInput } from '../http/errors.js';
 import { type Clock, HOUR_MS } from '../lib/clock.js';
+import { storableText } from '../lib/storable-text.js';
 import { createBatchWriter } from './batch-writer.js';
 import type { CollectPayload, ServerEvent } from './collect.schemas.js';
-import { describeDevice, isBot } from './device.js';
+import { createDeviceParser } from './device.js';
 import type { Location } from './geo.js';
 import { GroupCommitter } from './group-commit.js';
 import type { IngestItem, IngestOutcome } from './ingest-item.js';
@@ -40,6 +41,7 @@ export function createIngestService(deps: {
     createBatchWriter({ db: deps.db, clock }),
     deps.batch ?? { maxBatch: 500, maxWaitMs: 4 },
   );
+  const devices = createDeviceParser();
   const drops: Record<DropReason, number> = { bot: 0, unknown_site: 0, site_deleted: 0 };
 
   async function commit(item: IngestItem): Promise<IngestOutcome> {
@@ -70,7 +72,7 @@ export function createIngestService(deps: {
       payload: CollectPayload,
       context: RequestContext,
     ): Promise<'recorded' | 'duplicate' | 'bot'> {
-      if (isBot(context.userAgent)) {
+      if (devices.isBot(context.userAgent)) {
         drops.bot += 1;
         return 'bot';
       }
@@ -84,7 +86,7 @@ export function createIngestService(deps: {
         personKey: payload.type === 'identify' ? personKeyFor(secretKey, payload.uid) : null,
         name: payload.type === 'event' ? payload.name : null,
         url: redactUrl(payload.url),
-        referrer: payload.type === 'pageview' ? (payload.ref ?? '') : '',
+        referrer: payload.type === 'pageview' ? storableText(payload.ref ?? '') : '',
         properties: payload.type === 'event' ? redactProperties(payload.props ?? {}) : null,
         value:
           payload.type === 'event' && payload.value !== undefined
@@ -93,7 +95,7 @@ export function createIngestService(deps: {
         engagedMs: payload.type === 'engagement' ? payload.engaged_ms : 0,
         occurredAt: now,
         receivedAt: now,
-        device: describeDevice(context.userAgent, payload.sw),
+        device: devices.describe(context.userAgent, payload.sw),
         location: context.location,
       }) as Promise<'recorded' | 'duplicate'>;
     },

@@ -1,250 +1,465 @@
-/** SQL of the ingest batch: every statement takes the whole batch at once. */
-import { createHash } from 'node:crypto';
-import { type Kysely, sql, type Transaction } from 'kysely';
-import type { EventsTable, VisitsTable } from '../db/ingest-types.js';
+/**
+ * SQL of the ingest batch: three round trips whatever the batch holds. (1) `begin` and the
+ * writers' advisory locks, sent together; (2) one read of the sites, the event ids already
+ * stored, the latest visits and the known visitors; (3) one statement of data-modifying CTEs
+ * that writes everything, sent together with `commit`. Each round trip waits behind the HTTP
+ * work on the event loop, so their number, not their size, sets a batch's latency.
+ *
+ * Rows travel as JSON unpacked with `jsonb_to_recordset`. In the write they are dollar-quoted
+ * literals rather than bind parameters, because only a statement without parameters may share
+ * a message with `commit` (the simple query protocol, in `pg` and in PGlite's `exec`).
+ */
+import { randomBytes } from 'node:crypto';
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import { lockIdOf } from '../db/advisory-locks.js';
+import type { EventType, SourceKindColumn } from '../db/ingest-types.js';
 import type { DB } from '../db/types.js';
 
-type Trx = Transaction<DB>;
-type Insertable<T> = { [K in keyof T]: unknown };
+/** A transaction, or a connection the caller runs its own transaction on. */
+type Trx = Transaction<DB> | Kysely<DB>;
 
-export type VisitRow = Omit<VisitsTable, 'started_at' | 'last_activity_at'> & {
+export interface SiteRow {
+  id: string;
+  account_id: string;
+  snippet_key: string;
+  domain: string;
+  cookie_apex_domain: string | null;
+  currency: string;
+  deleted_at: Date | null;
+  verified_at: Date | null;
+}
+
+export interface EventRow {
+  site_id: string;
+  event_id: string;
+  type: EventType;
+  name: string | null;
+  visitor_id: string | null;
+  person_key: string | null;
+  visit_id: string | null;
+  occurred_at: Date;
+  received_at: Date;
+  url: string | null;
+  properties: Record<string, unknown> | null;
+  value_minor: number | null;
+  currency: string | null;
+  origin: 'browser' | 'server';
+}
+
+export interface VisitRow {
+  site_id: string;
+  id: string;
+  visitor_id: string;
   started_at: Date;
   last_activity_at: Date;
+  entry_url: string;
+  source_kind: SourceKindColumn;
+  session_ai_source: string;
+  source_name: string;
+  source_key: string;
+  campaign: string;
+  ref: string;
+  device_type: string;
+  os: string;
+  browser: string;
+  country_code: string;
+  city: string;
+  pageviews: number;
+  engaged_seconds: number;
+  is_new: boolean;
+}
+
+export interface VisitorRow {
+  site_id: string;
+  visitor_id: string;
+  first_seen: Date;
+  last_seen: Date;
+}
+
+export interface IdentityLinkRow {
+  site_id: string;
+  person_key: string;
+  visitor_id: string;
+  created_at: Date;
+}
+
+export interface DailyVisitsRow {
+  site_id: string;
+  day: string;
+  source_kind: string;
+  session_ai_source: string;
+  visits: number;
+  pageviews: number;
+}
+
+export interface OutboxRow {
+  site_id: string;
+  id: string;
+  type: string;
+  dedupe_key: string;
+  payload: Record<string, unknown>;
+  created_at: Date;
+}
+
+/** Column name → SQL type, in insert order. */
+type Columns = Record<string, string>;
+
+const EVENT_COLUMNS: Columns = {
+  site_id: 'uuid',
+  event_id: 'text',
+  type: 'text',
+  name: 'text',
+  visitor_id: 'text',
+  person_key: 'text',
+  visit_id: 'uuid',
+  occurred_at: 'timestamptz',
+  received_at: 'timestamptz',
+  url: 'text',
+  properties: 'jsonb',
+  value_minor: 'bigint',
+  currency: 'text',
+  origin: 'text',
 };
 
-export function loadSites(db: Kysely<DB>, snippetKeys: string[]) {
-  return db
-    .selectFrom('sites')
-    .select([
-      'id',
-      'account_id',
-      'snippet_key',
-      'domain',
-      'cookie_apex_domain',
-      'currency',
-      'deleted_at',
-      'verified_at',
-    ])
-    .where('snippet_key', 'in', snippetKeys)
-    .execute();
+const VISIT_COLUMNS: Columns = {
+  site_id: 'uuid',
+  id: 'uuid',
+  visitor_id: 'text',
+  started_at: 'timestamptz',
+  last_activity_at: 'timestamptz',
+  entry_url: 'text',
+  source_kind: 'text',
+  session_ai_source: 'text',
+  source_name: 'text',
+  source_key: 'text',
+  campaign: 'text',
+  ref: 'text',
+  device_type: 'text',
+  os: 'text',
+  browser: 'text',
+  country_code: 'text',
+  city: 'text',
+  pageviews: 'integer',
+  engaged_seconds: 'integer',
+  is_new: 'boolean',
+};
+
+const VISITOR_COLUMNS: Columns = {
+  site_id: 'uuid',
+  visitor_id: 'text',
+  first_seen: 'timestamptz',
+  last_seen: 'timestamptz',
+};
+const LINK_COLUMNS: Columns = {
+  site_id: 'uuid',
+  person_key: 'text',
+  visitor_id: 'text',
+  created_at: 'timestamptz',
+};
+const DAILY_VISITS_COLUMNS: Columns = {
+  site_id: 'uuid',
+  day: 'date',
+  source_kind: 'text',
+  session_ai_source: 'text',
+  visits: 'integer',
+  pageviews: 'integer',
+};
+const OUTBOX_COLUMNS: Columns = {
+  site_id: 'uuid',
+  id: 'uuid',
+  type: 'text',
+  dedupe_key: 'text',
+  payload: 'jsonb',
+  created_at: 'timestamptz',
+};
+
+const columnList = (columns: Columns) => sql.raw(Object.keys(columns).join(', '));
+
+/**
+ * A value as a `jsonb` literal in dollar quotes, whose tag is chosen so the text cannot end it.
+ * Nothing inside dollar quotes is interpreted, whatever `standard_conforming_strings` says.
+ */
+function jsonLiteral(value: unknown): RawBuilder<unknown> {
+  const text = JSON.stringify(value);
+  let tag = 'tt';
+  while (text.includes(`$${tag}$`)) tag = `tt${randomBytes(6).toString('hex')}`;
+  return sql.raw(`$${tag}$${text}$${tag}$::jsonb`);
 }
 
-/** 64-bit advisory lock ids from text keys, taken in sorted order so two batches never deadlock. */
-export async function lockKeys(trx: Trx, keys: string[]): Promise<void> {
-  const ids = [...new Set(keys)]
-    .map((key) => createHash('sha256').update(key).digest().readBigInt64BE(0).toString())
-    .sort();
-  if (ids.length === 0) return;
-  await sql`select count(pg_advisory_xact_lock(k)) from (select unnest(${ids}::bigint[]) as k order by 1) as locks`.execute(
-    trx,
+/** `select <columns> from jsonb_to_recordset(<rows>) as r(<column type>, …)`. */
+function rowsOf(rows: readonly object[], columns: Columns): RawBuilder<unknown> {
+  const definition = Object.entries(columns)
+    .map(([name, type]) => `${name} ${type}`)
+    .join(', ');
+  return sql`select ${columnList(columns)} from jsonb_to_recordset(${jsonLiteral(rows)}) as r(${sql.raw(definition)})`;
+}
+
+const timestampLiteral = (at: Date) => sql.raw(`'${at.toISOString()}'::timestamptz`);
+
+/**
+ * Round trip 1: opens the batch's transaction and takes its advisory locks (held until it
+ * ends), in sorted order so two writers never deadlock. The ids are our own numbers, so they
+ * can be written into the text, which lets `begin` travel in the same message.
+ */
+export async function beginAndLock(connection: Kysely<DB>, lockIds: string[]): Promise<void> {
+  if (!lockIds.every((id) => /^-?\d{1,19}$/.test(id))) throw new Error('lock ids must be integers');
+  await sql
+    .raw(
+      `begin; select count(pg_advisory_xact_lock(k)) from (select unnest('{${lockIds.join(',')}}'::bigint[]) as k order by 1) as ordered`,
+    )
+    .execute(connection);
+}
+
+export interface BatchState {
+  sites: SiteRow[];
+  /** `site_id|event_id` of events already stored. */
+  existing: Set<string>;
+  /** The latest visit of each visitor that has one. */
+  latest: VisitRow[];
+  /** `site_id|visitor_id` of visitors seen before. */
+  known: Set<string>;
+}
+
+/**
+ * Round trip 2, after the locks: the batch's sites by snippet key, and for its events and
+ * visitors (named by snippet key too) the stored event ids, latest visits and known visitors.
+ * Its snapshot is taken after the locks were granted, so it sees what a writer that held them
+ * before committed.
+ */
+export async function loadBatchState(
+  trx: Trx,
+  events: { snippetKey: string; eventId: string }[],
+  visitors: { snippetKey: string; visitorId: string }[],
+): Promise<BatchState> {
+  const snippetKeys = [...new Set(events.map((e) => e.snippetKey))];
+  // Lateral subqueries with `limit 1` keep every lookup an index probe, even on tables the
+  // planner has no statistics for yet.
+  const result = await sql<{
+    sites: (Omit<SiteRow, 'deleted_at' | 'verified_at'> & {
+      deleted_at: string | null;
+      verified_at: string | null;
+    })[];
+    existing: string[];
+    latest: VisitRow[];
+    known: string[];
+  }>`
+    with batch_sites as (
+      select id, account_id, snippet_key, domain, cookie_apex_domain, currency, deleted_at, verified_at
+      from sites where snippet_key = any(${snippetKeys}::text[])
+    )
+    select
+      (select coalesce(json_agg(s), '[]') from batch_sites s) as sites,
+      (select coalesce(json_agg(s.id || '|' || w.event_id), '[]')
+        from unnest(${events.map((e) => e.snippetKey)}::text[], ${events.map((e) => e.eventId)}::text[])
+          as w(snippet_key, event_id)
+        join batch_sites s on s.snippet_key = w.snippet_key
+        cross join lateral (select 1 from events e
+          where e.site_id = s.id and e.event_id = w.event_id limit 1) as found) as existing,
+      (select coalesce(json_agg(v), '[]')
+        from unnest(${visitors.map((v) => v.snippetKey)}::text[], ${visitors.map((v) => v.visitorId)}::text[])
+          as w(snippet_key, visitor_id)
+        join batch_sites s on s.snippet_key = w.snippet_key
+        cross join lateral (select * from visits v
+          where v.site_id = s.id and v.visitor_id = w.visitor_id
+          order by v.started_at desc, v.id desc limit 1) as v) as latest,
+      (select coalesce(json_agg(s.id || '|' || w.visitor_id), '[]')
+        from unnest(${visitors.map((v) => v.snippetKey)}::text[], ${visitors.map((v) => v.visitorId)}::text[])
+          as w(snippet_key, visitor_id)
+        join batch_sites s on s.snippet_key = w.snippet_key
+        cross join lateral (select 1 from visitors k
+          where k.site_id = s.id and k.visitor_id = w.visitor_id limit 1) as found) as known`.execute(trx);
+  const row = result.rows[0];
+  const asDate = (text: string | null) => (text === null ? null : new Date(text));
+  return {
+    sites: (row?.sites ?? []).map((site) => ({
+      ...site,
+      deleted_at: asDate(site.deleted_at),
+      verified_at: asDate(site.verified_at),
+    })),
+    existing: new Set(row?.existing),
+    latest: (row?.latest ?? []).map((visit) => ({
+      ...visit,
+      started_at: new Date(visit.started_at),
+      last_activity_at: new Date(visit.last_activity_at),
+    })),
+    known: new Set(row?.known),
+  };
+}
+
+/**
+ * Inserting events, as CTEs: ids already stored are skipped, and the events actually inserted
+ * are added to the goal rollups (completions, property values) and get their attribution jobs
+ * in the same statement — so a retried or concurrently duplicated event counts exactly once.
+ */
+function eventWrites(rows: EventRow[], now: Date): RawBuilder<unknown>[] {
+  if (rows.length === 0) return [];
+  return [
+    sql`inserted as (
+      insert into events (${columnList(EVENT_COLUMNS)}) ${rowsOf(rows, EVENT_COLUMNS)}
+      on conflict (site_id, event_id) do nothing
+      returning site_id, event_id, type, name, occurred_at, properties
+    )`,
+    sql`conversions as (
+      select site_id, event_id, name, (occurred_at at time zone 'UTC')::date as day, properties
+      from inserted where type = 'event'
+    )`,
+    sql`completions as (
+      insert into daily_goal_completions (site_id, day, name, completions)
+      select site_id, day, name, count(*) from conversions
+      group by site_id, day, name order by site_id, day, name
+      on conflict (site_id, day, name) do update
+        set completions = daily_goal_completions.completions + excluded.completions
+    )`,
+    sql`property_values as (
+      insert into daily_goal_properties (site_id, name, day, pair, key, value, events)
+      select c.site_id, c.name, c.day, md5(length(p.key)::text || ':' || p.key || p.value)::uuid,
+        p.key, p.value, count(*)
+      from conversions c
+      cross join lateral jsonb_each_text(c.properties) as p(key, value)
+      where jsonb_typeof(c.properties) = 'object' and p.value is not null
+      group by 1, 2, 3, 4, 5, 6 order by 1, 2, 3, 4
+      on conflict (site_id, name, day, pair) do update
+        set events = daily_goal_properties.events + excluded.events
+    )`,
+    sql`jobs as (
+      insert into attribution_jobs (site_id, event_id, run_after, created_at)
+      select site_id, event_id, ${timestampLiteral(now)}, ${timestampLiteral(now)}
+      from conversions order by site_id, event_id
+      on conflict (site_id, event_id) do nothing
+    )`,
+  ];
+}
+
+export interface VisitWrites {
+  visits: VisitRow[];
+  visitors: VisitorRow[];
+  links: IdentityLinkRow[];
+  dailyVisits: DailyVisitsRow[];
+  outbox: OutboxRow[];
+  /** Sites whose first accepted event this batch holds. */
+  verifiedSiteIds: string[];
+}
+
+/**
+ * Everything else of a batch, as CTEs. Shared rows (visitors, rollups) must come in key order,
+ * so two processes committing at once take their row locks in the same order.
+ */
+function visitWrites(writes: VisitWrites, now: Date): RawBuilder<unknown>[] {
+  const parts: RawBuilder<unknown>[] = [];
+  if (writes.visits.length > 0) {
+    parts.push(sql`visit_rows as (
+      insert into visits (${columnList(VISIT_COLUMNS)}) ${rowsOf(writes.visits, VISIT_COLUMNS)}
+      on conflict (site_id, id) do update set last_activity_at = excluded.last_activity_at,
+        pageviews = excluded.pageviews, engaged_seconds = excluded.engaged_seconds
+    )`);
+  }
+  if (writes.visitors.length > 0) {
+    parts.push(sql`visitor_rows as (
+      insert into visitors (${columnList(VISITOR_COLUMNS)}) ${rowsOf(writes.visitors, VISITOR_COLUMNS)}
+      on conflict (site_id, visitor_id) do update
+        set last_seen = greatest(visitors.last_seen, excluded.last_seen),
+          first_seen = least(visitors.first_seen, excluded.first_seen)
+    )`);
+  }
+  if (writes.links.length > 0) {
+    parts.push(sql`link_rows as (
+      insert into identity_links (${columnList(LINK_COLUMNS)}) ${rowsOf(writes.links, LINK_COLUMNS)}
+      on conflict (site_id, person_key, visitor_id) do nothing
+    )`);
+  }
+  if (writes.dailyVisits.length > 0) {
+    parts.push(sql`daily_visit_rows as (
+      insert into daily_visits (${columnList(DAILY_VISITS_COLUMNS)})
+      ${rowsOf(writes.dailyVisits, DAILY_VISITS_COLUMNS)}
+      on conflict (site_id, day, source_kind, session_ai_source) do update
+        set visits = daily_visits.visits + excluded.visits,
+          pageviews = daily_visits.pageviews + excluded.pageviews
+    )`);
+  }
+  if (writes.outbox.length > 0) {
+    parts.push(sql`outbox_rows as (
+      insert into outbox_events (${columnList(OUTBOX_COLUMNS)}) ${rowsOf(writes.outbox, OUTBOX_COLUMNS)}
+      on conflict (site_id, type, dedupe_key) do nothing
+    )`);
+  }
+  if (writes.verifiedSiteIds.length > 0) {
+    parts.push(sql`verified_sites as (
+      update sites set verified_at = ${timestampLiteral(now)}
+      where id in (select value::uuid from jsonb_array_elements_text(${jsonLiteral(writes.verifiedSiteIds)}))
+        and verified_at is null
+    )`);
+  }
+  return parts;
+}
+
+/** One statement of data-modifying CTEs, all or nothing; `commit` may ride in the same message. */
+async function executeWrites(trx: Trx, parts: RawBuilder<unknown>[], then = ''): Promise<void> {
+  if (parts.length === 0) {
+    if (then) await sql.raw(then).execute(trx);
+    return;
+  }
+  await sql`with ${sql.join(parts)} select 1${sql.raw(then ? `; ${then}` : '')}`.execute(trx);
+}
+
+/**
+ * Round trip 3: writes the batch and commits it in one message. If the write fails, the server
+ * skips the `commit` and the caller rolls back.
+ */
+export function writeBatchAndCommit(
+  connection: Kysely<DB>,
+  rows: VisitWrites & { events: EventRow[] },
+  now: Date,
+): Promise<void> {
+  return executeWrites(connection, [...eventWrites(rows.events, now), ...visitWrites(rows, now)], 'commit');
+}
+
+/** Events written inside the caller's transaction (payments), with their rollups and jobs. */
+export function insertEvents(trx: Trx, rows: EventRow[], now: Date): Promise<void> {
+  return executeWrites(trx, eventWrites(rows, now));
+}
+
+export function insertIdentityLinks(trx: Trx, rows: IdentityLinkRow[]): Promise<void> {
+  const none = { visits: [], visitors: [], dailyVisits: [], outbox: [], verifiedSiteIds: [] };
+  return executeWrites(trx, visitWrites({ ...none, links: rows }, new Date()));
+}
+
+/**
+ * Registers names not yet known, while the site holds fewer than `limit` goals in all, and
+ * returns the names that are registered now (by this call or earlier).
+ */
+export async function registerGoals(
+  trx: Trx,
+  siteId: string,
+  names: string[],
+  now: Date,
+  limit: number,
+): Promise<string[]> {
+  if (names.length === 0) return [];
+  const known = new Set(
+    (
+      await trx
+        .selectFrom('goals')
+        .select('name')
+        .where('site_id', '=', siteId)
+        .where('name', 'in', names)
+        .execute()
+    ).map((row) => row.name),
   );
-}
-
-export async function findExistingEventIds(
-  trx: Trx,
-  siteId: string,
-  eventIds: string[],
-): Promise<Set<string>> {
-  if (eventIds.length === 0) return new Set();
-  const rows = await trx
-    .selectFrom('events')
-    .select('event_id')
-    .where('site_id', '=', siteId)
-    .where('event_id', 'in', eventIds)
-    .execute();
-  return new Set(rows.map((row) => row.event_id));
-}
-
-/** The latest visit of each visitor. */
-export async function loadLatestVisits(trx: Trx, siteId: string, visitorIds: string[]): Promise<VisitRow[]> {
-  if (visitorIds.length === 0) return [];
-  const rows = await trx
-    .selectFrom('visits')
-    .selectAll()
-    .distinctOn('visitor_id')
-    .where('site_id', '=', siteId)
-    .where('visitor_id', 'in', visitorIds)
-    .orderBy('visitor_id')
-    .orderBy('last_activity_at', 'desc')
-    .execute();
-  return rows as VisitRow[];
-}
-
-export async function loadKnownVisitors(
-  trx: Trx,
-  siteId: string,
-  visitorIds: string[],
-): Promise<Set<string>> {
-  if (visitorIds.length === 0) return new Set();
-  const rows = await trx
-    .selectFrom('visitors')
-    .select('visitor_id')
-    .where('site_id', '=', siteId)
-    .where('visitor_id', 'in', visitorIds)
-    .execute();
-  return new Set(rows.map((row) => row.visitor_id));
-}
-
-export async function upsertVisits(trx: Trx, visits: VisitRow[]): Promise<void> {
-  if (visits.length === 0) return;
-  await trx
-    .insertInto('visits')
-    .values(visits)
-    .onConflict((oc) =>
-      oc.columns(['site_id', 'id']).doUpdateSet((eb) => ({
-        last_activity_at: eb.ref('excluded.last_activity_at'),
-        pageviews: eb.ref('excluded.pageviews'),
-        engaged_seconds: eb.ref('excluded.engaged_seconds'),
-      })),
-    )
-    .execute();
-}
-
-export async function insertEvents(trx: Trx, events: Insertable<EventsTable>[]): Promise<void> {
-  if (events.length === 0) return;
-  await trx
-    .insertInto('events')
-    .values(events as never)
-    .onConflict((oc) => oc.columns(['site_id', 'event_id']).doNothing())
-    .execute();
-}
-
-export async function upsertVisitors(
-  trx: Trx,
-  rows: { site_id: string; visitor_id: string; first_seen: Date; last_seen: Date }[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  await trx
-    .insertInto('visitors')
-    .values(rows)
-    .onConflict((oc) =>
-      oc.columns(['site_id', 'visitor_id']).doUpdateSet({
-        last_seen: sql`greatest(visitors.last_seen, excluded.last_seen)`,
-        first_seen: sql`least(visitors.first_seen, excluded.first_seen)`,
-      }),
-    )
-    .execute();
-}
-
-export async function insertIdentityLinks(
-  trx: Trx,
-  rows: { site_id: string; person_key: string; visitor_id: string; created_at: Date }[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  await trx
-    .insertInto('identity_links')
-    .values(rows)
-    .onConflict((oc) => oc.columns(['site_id', 'person_key', 'visitor_id']).doNothing())
-    .execute();
-}
-
-/** Registers names not yet known, while the site holds fewer than `limit` goals in all. */
-export async function registerGoals(trx: Trx, siteId: string, names: string[], now: Date, limit: number) {
-  if (names.length === 0) return;
-  const known = await trx
-    .selectFrom('goals')
-    .select('name')
-    .where('site_id', '=', siteId)
-    .where('name', 'in', names)
-    .execute();
-  const unknown = names.filter((name) => !known.some((row) => row.name === name));
-  if (unknown.length === 0) return;
-  await lockKeys(trx, [`goals|${siteId}`]);
+  const unknown = names.filter((name) => !known.has(name));
+  if (unknown.length === 0) return names;
+  await sql`select pg_advisory_xact_lock(${lockIdOf(`goals|${siteId}`)}::bigint)`.execute(trx);
   const count = await trx
     .selectFrom('goals')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('site_id', '=', siteId)
     .executeTakeFirstOrThrow();
-  const room = Math.max(0, limit - Number(count.n));
-  const accepted = unknown.slice(0, room);
-  if (accepted.length === 0) return;
-  await trx
-    .insertInto('goals')
-    .values(accepted.map((name) => ({ site_id: siteId, id: crypto.randomUUID(), name, created_at: now })))
-    .onConflict((oc) => oc.columns(['site_id', 'name']).doNothing())
-    .execute();
-}
-
-export async function bumpGoalCompletions(
-  trx: Trx,
-  rows: { site_id: string; day: string; name: string; completions: number }[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  await trx
-    .insertInto('daily_goal_completions')
-    .values(rows)
-    .onConflict((oc) =>
-      oc.columns(['site_id', 'day', 'name']).doUpdateSet({
-        completions: sql`daily_goal_completions.completions + excluded.completions`,
-      }),
-    )
-    .execute();
-}
-
-export async function bumpDailyVisits(
-  trx: Trx,
-  rows: {
-    site_id: string;
-    day: string;
-    source_kind: string;
-    session_ai_source: string;
-    visits: number;
-    pageviews: number;
-  }[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  await trx
-    .insertInto('daily_visits')
-    .values(rows)
-    .onConflict((oc) =>
-      oc.columns(['site_id', 'day', 'source_kind', 'session_ai_source']).doUpdateSet({
-        visits: sql`daily_visits.visits + excluded.visits`,
-        pageviews: sql`daily_visits.pageviews + excluded.pageviews`,
-      }),
-    )
-    .execute();
-}
-
-export async function insertOutboxEvents(
-  trx: Trx,
-  rows: {
-    site_id: string;
-    id: string;
-    type: string;
-    dedupe_key: string;
-    payload: string;
-    created_at: Date;
-  }[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  await trx
-    .insertInto('outbox_events')
-    .values(rows)
-    .onConflict((oc) => oc.columns(['site_id', 'type', 'dedupe_key']).doNothing())
-    .execute();
-}
-
-export async function markVerified(trx: Trx, siteIds: string[], now: Date): Promise<void> {
-  if (siteIds.length === 0) return;
-  await trx
-    .updateTable('sites')
-    .set({ verified_at: now })
-    .where('id', 'in', siteIds)
-    .where('verified_at', 'is', null)
-    .execute();
-}
-
-/** One durable attribution job per new conversion event, written with the event itself. */
-export async function insertAttributionJobs(
-  trx: Trx,
-  siteId: string,
-  eventIds: string[],
-  now: Date,
-): Promise<void> {
-  if (eventIds.length === 0) return;
-  await trx
-    .insertInto('attribution_jobs')
-    .values(eventIds.map((event_id) => ({ site_id: siteId, event_id, run_after: now, created_at: now })))
-    .onConflict((oc) => oc.columns(['site_id', 'event_id']).doNothing())
-    .execute();
+  const accepted = unknown.slice(0, Math.max(0, limit - Number(count.n)));
+  if (accepted.length > 0) {
+    await trx
+      .insertInto('goals')
+      .values(accepted.map((name) => ({ site_id: siteId, id: crypto.randomUUID(), name, created_at: now })))
+      .onConflict((oc) => oc.columns(['site_id', 'name']).doNothing())
+      .execute();
+  }
+  return [...known, ...accepted];
 }

@@ -1,7 +1,10 @@
 /**
  * Personal data removed at the edge: email addresses and phone numbers inside property values
- * and URL query strings become `[REDACTED]` before anything is stored. Keys are left as sent.
+ * and URL query strings become `[REDACTED]` before anything is stored. Keys are left as sent,
+ * except that every text is made storable (lib/storable-text.ts).
  */
+import { storableText } from '../lib/storable-text.js';
+
 export const REDACTED = '[REDACTED]';
 
 const EMAIL = /[A-Za-z0-9._%+-]+(?:@|%40)[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
@@ -10,7 +13,7 @@ const EMAIL = /[A-Za-z0-9._%+-]+(?:@|%40)[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 const PHONE = /(?:\+|\(\d{1,4}\)\s?)\d[\d\s().-]{5,18}\d|\b\d{3}[\s.-]\d{3,4}[\s.-]\d{3,4}\b/g;
 
 export function redactText(value: string): string {
-  return value.replace(EMAIL, REDACTED).replace(PHONE, REDACTED);
+  return storableText(value).replace(EMAIL, REDACTED).replace(PHONE, REDACTED);
 }
 
 export function containsPersonalData(value: string): boolean {
@@ -22,13 +25,14 @@ export type PropertyValue = string | number | boolean | null;
 export function redactProperties(properties: Record<string, PropertyValue>): Record<string, PropertyValue> {
   const out: Record<string, PropertyValue> = {};
   for (const [key, value] of Object.entries(properties)) {
-    out[key] = typeof value === 'string' ? redactText(value) : value;
+    out[storableText(key)] = typeof value === 'string' ? redactText(value) : value;
   }
   return out;
 }
 
 /** Redacts query-string values of a URL; leaves the rest as it was. Not a URL → redacted as text. */
-export function redactUrl(raw: string): string {
+export function redactUrl(sent: string): string {
+  const raw = storableText(sent);
   const queryStart = raw.indexOf('?');
   if (queryStart === -1) return raw;
   const hashStart = raw.indexOf('#', queryStart);

@@ -71,28 +71,28 @@ async function writeConversion(trx: Trx, input: PaymentInput, paymentId: string,
   const eventId = paymentEventId(paymentId);
   const properties: Record<string, string | boolean> = { provider: input.provider, renewal: input.renewal };
   if (input.customerId !== null) properties.customer_id = input.customerId;
-  await ingestStore.insertEvents(trx, [
-    {
-      site_id: input.siteId,
-      event_id: eventId,
-      type: 'event',
-      name: input.kind,
-      visitor_id: input.visitorId,
-      person_key: input.personKey,
-      visit_id: null,
-      occurred_at: input.at,
-      received_at: now,
-      url: null,
-      properties: JSON.stringify(properties),
-      value_minor: input.amountMinor,
-      currency: input.currency,
-      origin: 'server',
-    },
-  ]);
-  await ingestStore.bumpGoalCompletions(trx, [
-    { site_id: input.siteId, day: dayOf(input.at), name: input.kind, completions: 1 },
-  ]);
-  await ingestStore.insertAttributionJobs(trx, input.siteId, [eventId], now);
+  await ingestStore.insertEvents(
+    trx,
+    [
+      {
+        site_id: input.siteId,
+        event_id: eventId,
+        type: 'event',
+        name: input.kind,
+        visitor_id: input.visitorId,
+        person_key: input.personKey,
+        visit_id: null,
+        occurred_at: input.at,
+        received_at: now,
+        url: null,
+        properties,
+        value_minor: input.amountMinor,
+        currency: input.currency,
+        origin: 'server',
+      },
+    ],
+    now,
+  );
   if (input.visitorId && input.personKey) {
     await ingestStore.insertIdentityLinks(trx, [
       {

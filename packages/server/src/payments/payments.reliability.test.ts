@@ -69,13 +69,19 @@ describe('POST /v1/server/payments under concurrency', () => {
   });
 });
 
-/** Stops every query once on, as a lost connection would; `at` turns it on at a given table's insert. */
+/**
+ * Stops every query once on, as a lost connection would; `at` turns it on at a given table's
+ * insert, built with Kysely's builder or written as SQL.
+ */
 function createOutage() {
   const outage = { isOn: false, at: undefined as string | undefined };
+  const insertsInto = (node: RootOperationNode, table: string) =>
+    node.kind === 'InsertQueryNode'
+      ? node.into?.table.identifier.name === table
+      : node.kind === 'RawNode' && JSON.stringify(node).includes(`insert into ${table} `);
   const plugin: KyselyPlugin = {
     transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
-      const table = node.kind === 'InsertQueryNode' ? node.into?.table.identifier.name : undefined;
-      if (outage.at !== undefined && table === outage.at) outage.isOn = true;
+      if (outage.at !== undefined && insertsInto(node, outage.at)) outage.isOn = true;
       if (outage.isOn)
         throw Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
       return node;
@@ -139,7 +145,8 @@ describe('POST /v1/server/payments when the database fails', () => {
       expect(refused.json()).toEqual({ error: 'unavailable' });
 
       outage.isOn = false;
-      outage.at = 'attribution_jobs';
+      // The payment row is written by then; the conversion's statement never reaches the database.
+      outage.at = 'events';
       const cut = await postPayment(t, owner.apiKey, body);
       expect(cut.statusCode).toBe(503);
       expect(cut.json()).toEqual({ error: 'unavailable' });

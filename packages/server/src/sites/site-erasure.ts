@@ -37,6 +37,7 @@ export const SITE_DATA: readonly OwnedRows[] = [
   bySite('identity_links', ['site_id', 'person_key', 'visitor_id']),
   bySite('visitors', ['site_id', 'visitor_id']),
   bySite('daily_goal_completions', ['site_id', 'day', 'name']),
+  bySite('daily_goal_properties', ['site_id', 'name', 'day', 'pair']),
   bySite('daily_visits', ['site_id', 'day', 'source_kind', 'session_ai_source']),
   bySite('goals', ['site_id', 'id']),
   bySite('outbox_events', ['site_id', 'id']),
