@@ -29,9 +29,13 @@ export async function createThrowawayDatabase(adminUrl, cleanups) {
       `could not create a database through ${redact(adminUrl)} (set BENCH_DATABASE_URL): ${error.message}`,
     );
   }
-  cleanups.add(() =>
-    withClient(adminUrl, (client) => client.query(`drop database if exists "${name}" with (force)`)),
-  );
+  // KEEP_DATABASE=1 leaves the database in place for inspection (EXPLAIN) and prints its name.
+  if (process.env.KEEP_DATABASE === '1') process.stderr.write(`keeping database ${name}\n`);
+  else {
+    cleanups.add(() =>
+      withClient(adminUrl, (client) => client.query(`drop database if exists "${name}" with (force)`)),
+    );
+  }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();
