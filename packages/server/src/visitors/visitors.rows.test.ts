@@ -1,7 +1,8 @@
 /**
  * The fields of one visitor row and of the profile behind its handle, on a small hand-made
  * history: one person on two browsers (an iPhone arriving from ChatGPT, a desktop Chrome),
- * signed in by email, with a server event by email alone, values in USD and EUR.
+ * signed in by email, with a server event by email alone, values in USD and EUR (converted at
+ * the exchange rate of the purchase's day).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROME_UA, collect, IPHONE_UA, newVisitorId } from '../ingest/ingest.fixtures.js';
@@ -66,6 +67,14 @@ describe('visitor rows and profiles', () => {
       expect(response.statusCode).toBe(202);
     }
     at('2026-04-11T12:00:00Z');
+    // The latest rate on or before the purchase's day converts its euros: 20 EUR = 21.70 USD.
+    await t.database.db
+      .insertInto('exchange_rates')
+      .values([
+        { day: '2026-04-07', currency: 'USD', per_euro: 1.085 },
+        { day: '2026-04-09', currency: 'USD', per_euro: 2 },
+      ])
+      .execute();
   });
   afterAll(() => t.close());
 
@@ -105,8 +114,8 @@ describe('visitor rows and profiles', () => {
     },
     device: { device_type: 'desktop', os: 'macOS', browser: 'Chrome' },
     location: { country_code: 'FR', city: '' },
-    // EUR is left out of total_cents (no exchange rates yet) but its event is counted.
-    revenue: { total_cents: 1750, currency: 'USD', conversion_count: 3 },
+    // 12.50 USD + 20 EUR at 1.085 USD per euro + 5 USD.
+    revenue: { total_cents: 3920, currency: 'USD', conversion_count: 3 },
     client_revenue: null,
     latest_session_id: await visitIdOf(desktop),
   });

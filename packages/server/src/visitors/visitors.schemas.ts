@@ -59,8 +59,9 @@ const rowFields = {
   revenue: z
     .object({ total_cents: z.number().int(), currency: z.string(), conversion_count: z.number().int() })
     .describe(
-      "Conversion events of the person in the window. `total_cents` sums values in the site's currency " +
-        'only; values in other currencies are left out until exchange rates are applied',
+      "Conversion events of the person in the window. `total_cents` sums their values in the site's " +
+        'currency; other currencies are converted at the ECB rate of their day, and a value whose ' +
+        'currency has no rate on record is left out of the sum (its event still counts)',
     ),
   client_revenue: z.null(),
   latest_session_id: z.uuid(),
