@@ -60,7 +60,11 @@ export class GroupCommitter<T, R> {
     let settle: () => void;
     try {
       const results = await this.write(batch.map((pending) => pending.item));
-      settle = () => batch.forEach((pending, index) => pending.resolve(results[index] as R));
+      settle = () => {
+        batch.forEach((pending, index) => {
+          pending.resolve(results[index] as R);
+        });
+      };
     } catch (error) {
       settle = () => {
         for (const pending of batch) pending.reject(error);
