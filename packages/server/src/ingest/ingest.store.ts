@@ -10,9 +10,16 @@
  * a message with `commit` (the simple query protocol, in `pg` and in PGlite's `exec`).
  */
 import { randomBytes } from 'node:crypto';
-import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import { type Kysely, type RawBuilder, type Selectable, sql, type Transaction } from 'kysely';
 import { lockIdOf } from '../db/advisory-locks.js';
-import type { EventType, SourceKindColumn } from '../db/ingest-types.js';
+import type {
+  DailyVisitsTable,
+  EventsTable,
+  IdentityLinksTable,
+  OutboxEventsTable,
+  VisitorsTable,
+  VisitsTable,
+} from '../db/ingest-types.js';
 import type { DB } from '../db/types.js';
 
 /** A transaction, or a connection the caller runs its own transaction on. */
@@ -29,77 +36,14 @@ export interface SiteRow {
   verified_at: Date | null;
 }
 
-export interface EventRow {
-  site_id: string;
-  event_id: string;
-  type: EventType;
-  name: string | null;
-  visitor_id: string | null;
-  person_key: string | null;
-  visit_id: string | null;
-  occurred_at: Date;
-  received_at: Date;
-  url: string | null;
-  properties: Record<string, unknown> | null;
-  value_minor: number | null;
-  currency: string | null;
-  origin: 'browser' | 'server';
-}
-
-export interface VisitRow {
-  site_id: string;
-  id: string;
-  visitor_id: string;
-  started_at: Date;
-  last_activity_at: Date;
-  entry_url: string;
-  source_kind: SourceKindColumn;
-  session_ai_source: string;
-  source_name: string;
-  source_key: string;
-  campaign: string;
-  ref: string;
-  device_type: string;
-  os: string;
-  browser: string;
-  country_code: string;
-  city: string;
-  pageviews: number;
-  engaged_seconds: number;
-  is_new: boolean;
-}
-
-export interface VisitorRow {
-  site_id: string;
-  visitor_id: string;
-  first_seen: Date;
-  last_seen: Date;
-}
-
-export interface IdentityLinkRow {
-  site_id: string;
-  person_key: string;
-  visitor_id: string;
-  created_at: Date;
-}
-
-export interface DailyVisitsRow {
-  site_id: string;
-  day: string;
-  source_kind: string;
-  session_ai_source: string;
-  visits: number;
-  pageviews: number;
-}
-
-export interface OutboxRow {
-  site_id: string;
-  id: string;
-  type: string;
-  dedupe_key: string;
-  payload: Record<string, unknown>;
-  created_at: Date;
-}
+// Rows as the batch builds them: the tables' own row types (db/ingest-types.ts).
+export type EventRow = Selectable<EventsTable>;
+export type VisitRow = Selectable<VisitsTable>;
+export type VisitorRow = Selectable<VisitorsTable>;
+export type IdentityLinkRow = Selectable<IdentityLinksTable>;
+export type DailyVisitsRow = Selectable<DailyVisitsTable>;
+// dispatched_at belongs to the webhook fan-out, which sets it later.
+export type OutboxRow = Omit<Selectable<OutboxEventsTable>, 'dispatched_at'>;
 
 /** Column name → SQL type, in insert order. */
 type Columns = Record<string, string>;
