@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../test/database.js';
 import { type Database, openDatabase } from './database.js';
 import { migrate } from './migrate.js';
+import { preparedAs } from './prepared.js';
 
 describe('the store (on the engine under test)', () => {
   let database: Database;
@@ -50,6 +51,23 @@ describe('the store (on the engine under test)', () => {
     );
     const { rows } = await sql<{ n: number }>`select n from counter where id = 1`.execute(database.db);
     expect(rows[0]?.n).toBe(20);
+  });
+
+  it('prepares a marked statement once per PostgreSQL connection and answers each call', async () => {
+    const prepared = await database.db.connection().execute(async (connection) => {
+      const doubled: number[] = [];
+      for (const n of [1, 2, 3]) {
+        const { rows } = await sql<{ doubled: number }>`${preparedAs('tt_probe')}
+          select ${n}::int * 2 as doubled`.execute(connection);
+        doubled.push(rows[0]?.doubled ?? 0);
+      }
+      expect(doubled).toEqual([2, 4, 6]);
+      const { rows } = await sql<{ n: number }>`
+        select count(*)::int as n from pg_prepared_statements where name = 'tt_probe'`.execute(connection);
+      return rows[0]?.n;
+    });
+    // PGlite reads the marker as a comment; PostgreSQL keeps one named statement.
+    expect(prepared).toBe(database.kind === 'postgres' ? 1 : 0);
   });
 
   it('applies migrations once, however often it is asked', async () => {

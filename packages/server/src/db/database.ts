@@ -8,6 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-driver.js';
+import { preparingPool } from './prepared.js';
 import type { DB } from './types.js';
 
 export type DatabaseKind = 'postgres' | 'pglite';
@@ -54,7 +55,7 @@ function openPostgres(url: string, poolSize = 10): Database {
   // in flight fails on its own, and the pool replaces the client.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   return wrap(db, 'postgres', () => db.destroy());
 }
 

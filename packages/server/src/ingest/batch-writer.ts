@@ -3,8 +3,8 @@
  * (same event id), builds visits, links identities, registers goals, bumps the daily rollups,
  * queues outbox facts and marks sites verified. Writers are serialised per visitor with
  * advisory locks, so two processes never build two visits for one arrival. Whatever the batch
- * holds, that is three round trips to the database (ingest.store.ts), and one more when a goal
- * name is new to this process.
+ * holds, that is four short round trips to the database (ingest.store.ts), and one more when a
+ * goal name is new to this process.
  */
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
@@ -35,8 +35,7 @@ function isCovered(site: Site, item: IngestItem): boolean {
 }
 
 /** Rows of one batch, across its sites. */
-interface BatchRows extends store.VisitWrites {
-  events: store.EventRow[];
+interface BatchRows extends store.BatchWrites {
   goalNames: Map<string, Set<string>>;
 }
 
@@ -71,10 +70,11 @@ export function createBatchWriter({ db, clock }: { db: Kysely<DB>; clock: Clock 
           const done = await store.registerGoals(connection, siteId, unknown, now, GOALS_PER_SITE);
           registered = registered.concat(done.map((name) => `${siteId}|${name}`));
         }
-        await store.writeBatchAndCommit(connection, rows, now);
+        await store.writeBatch(connection, rows, now);
+        await sql`commit`.execute(connection);
       } catch (error) {
-        // A failed write skipped its `commit`; end the transaction before the connection goes
-        // back to the pool. A lost connection rolls back on its own.
+        // End the failed transaction before the connection goes back to the pool. A lost
+        // connection rolls back on its own.
         await sql`rollback`.execute(connection).catch(() => {});
         throw error;
       }

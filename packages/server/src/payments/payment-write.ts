@@ -71,38 +71,42 @@ async function writeConversion(trx: Trx, input: PaymentInput, paymentId: string,
   const eventId = paymentEventId(paymentId);
   const properties: Record<string, string | boolean> = { provider: input.provider, renewal: input.renewal };
   if (input.customerId !== null) properties.customer_id = input.customerId;
-  await ingestStore.insertEvents(
+  const links =
+    input.visitorId && input.personKey
+      ? [
+          {
+            site_id: input.siteId,
+            person_key: input.personKey,
+            visitor_id: input.visitorId,
+            created_at: input.at,
+          },
+        ]
+      : [];
+  await ingestStore.writeBatch(
     trx,
-    [
-      {
-        site_id: input.siteId,
-        event_id: eventId,
-        type: 'event',
-        name: input.kind,
-        visitor_id: input.visitorId,
-        person_key: input.personKey,
-        visit_id: null,
-        occurred_at: input.at,
-        received_at: now,
-        url: null,
-        properties,
-        value_minor: input.amountMinor,
-        currency: input.currency,
-        origin: 'server',
-      },
-    ],
+    {
+      events: [
+        {
+          site_id: input.siteId,
+          event_id: eventId,
+          type: 'event',
+          name: input.kind,
+          visitor_id: input.visitorId,
+          person_key: input.personKey,
+          visit_id: null,
+          occurred_at: input.at,
+          received_at: now,
+          url: null,
+          properties,
+          value_minor: input.amountMinor,
+          currency: input.currency,
+          origin: 'server',
+        },
+      ],
+      links,
+    },
     now,
   );
-  if (input.visitorId && input.personKey) {
-    await ingestStore.insertIdentityLinks(trx, [
-      {
-        site_id: input.siteId,
-        person_key: input.personKey,
-        visitor_id: input.visitorId,
-        created_at: input.at,
-      },
-    ]);
-  }
 }
 
 /**
