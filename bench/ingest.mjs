@@ -1,9 +1,10 @@
 /**
  * Ingest under load: tracker pageviews against `POST /v1/collect` of the built server on a
  * throwaway PostgreSQL database, and the same load against a bare Fastify route answering 202.
- * Prints events/s, latency, the server's peak RSS and pass/fail per target, then stops the server
- * (it drains its batches) and checks that every acknowledged event is in the database. Exits 1 on
- * a missing event, a failed run or a missed target. Figures go into bench/RESULTS.md by hand.
+ * Prints events/s, latency, the server's peak RSS, where the CPU went (server, PostgreSQL, load
+ * generator, idle) and pass/fail per target, then stops the server (it drains its batches) and
+ * checks that every acknowledged event is in the database. Exits 1 on a missing event, a failed
+ * run or a missed target. Figures go into bench/RESULTS.md by hand.
  * Environment: CONNECTIONS (50), DURATION_S (20), BENCH_DATABASE_URL (an admin URL) and
  * SERVER_NODE_ARGS (node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
@@ -23,6 +24,7 @@ import {
   runBenchmark,
   startBareWorker,
   startBuiltServer,
+  startCpuMeter,
   summarise,
 } from './lib.mjs';
 
@@ -79,14 +81,16 @@ async function createBenchSite(baseUrl, setupToken) {
 }
 
 /** A warm-up run that is not counted, then the counted run. */
-async function measure(name, baseUrl, load, { connections, durationS }) {
+async function measure(name, baseUrl, load, { connections, durationS }, serverPid) {
   const options = { url: baseUrl, connections, requests: [load.request] };
   process.stderr.write(`${name}: warm-up, ${connections} connections for ${WARMUP_S} s\n`);
   await autocannon({ ...options, duration: WARMUP_S });
   process.stderr.write(
     `${name}: ${connections} connections for ${durationS} s against ${baseUrl}${COLLECT_PATH}\n`,
   );
-  return summarise(name, await autocannon({ ...options, duration: durationS }));
+  const stopCpuMeter = serverPid ? await startCpuMeter(serverPid) : null;
+  const result = summarise(name, await autocannon({ ...options, duration: durationS }));
+  return { ...result, cpu: await stopCpuMeter?.() };
 }
 
 async function main(cleanups) {
@@ -114,7 +118,7 @@ async function main(cleanups) {
   );
   const snippetKey = await createBenchSite(server.baseUrl, setupToken);
   const load = createPageviewLoad({ snippetKey, path: COLLECT_PATH });
-  const touchtrail = await measure('touchtrail', server.baseUrl, load, run);
+  const touchtrail = await measure('touchtrail', server.baseUrl, load, run, server.child.pid);
 
   const peakRssMb = await readPeakRssMb(server.child.pid);
   const exitCode = await server.stop();
@@ -122,6 +126,17 @@ async function main(cleanups) {
   const stored = await countStoredEvents(databaseUrl, load.acknowledged);
 
   report({ run, startLoad, baseline, touchtrail, peakRssMb, load, stored });
+}
+
+/** Where the CPU went during the counted touchtrail run, per event too. */
+function printCpu({ cpu, okPerSecond }) {
+  if (!cpu) return console.log('CPU shares: not measured (no /proc)\n');
+  const perEvent = (pct) => (okPerSecond > 0 ? Math.round((pct / 100 / okPerSecond) * 1e6) : '?');
+  console.log(
+    `CPU during the counted run (% of one core, µs per event): server ${cpu.serverPct}% (${perEvent(cpu.serverPct)} µs), ` +
+      `PostgreSQL ${cpu.postgresPct}% (${perEvent(cpu.postgresPct)} µs), load generator ${cpu.loadGeneratorPct}% ` +
+      `(${perEvent(cpu.loadGeneratorPct)} µs); machine idle ${cpu.idlePct}% of its cores\n`,
+  );
 }
 
 function report({ run, startLoad, baseline, touchtrail, peakRssMb, load, stored }) {
@@ -136,7 +151,8 @@ function report({ run, startLoad, baseline, touchtrail, peakRssMb, load, stored 
     `touchtrail / bare: events/s ${ratio(touchtrail.okPerSecond, baseline.okPerSecond)}×, ` +
       `p50 ${ratio(touchtrail.p50Ms, baseline.p50Ms)}×, p99 ${ratio(touchtrail.p99Ms, baseline.p99Ms)}×`,
   );
-  console.log(`touchtrail peak RSS (VmHWM of the server process): ${peakRssMb ?? 'unknown'} MB\n`);
+  console.log(`touchtrail peak RSS (VmHWM of the server process): ${peakRssMb ?? 'unknown'} MB`);
+  printCpu(touchtrail);
 
   const checks = [
     [

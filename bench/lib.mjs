@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import path from 'node:path';
@@ -163,6 +163,68 @@ export async function readPeakRssMb(pid) {
   } catch {
     return null;
   }
+}
+
+/** Ticks of /proc's CPU counters per second (`getconf CLK_TCK`, 100 on Linux). */
+const CLOCK_TICKS = 100;
+
+/** User and system CPU seconds of one process, or null when /proc cannot tell. */
+async function cpuSecondsOf(pid) {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU seconds of every PostgreSQL process on this machine (its server and all backends). */
+async function postgresCpuSeconds() {
+  const pids = (await readdir('/proc').catch(() => [])).filter((name) => /^\d+$/.test(name));
+  let total = 0;
+  for (const pid of pids) {
+    const command = await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '');
+    if (command.trim() === 'postgres') total += (await cpuSecondsOf(pid)) ?? 0;
+  }
+  return total;
+}
+
+/** Idle CPU seconds of the whole machine, summed over its cores. */
+async function machineIdleSeconds() {
+  const stat = await readFile('/proc/stat', 'utf8').catch(() => '');
+  const idle = Number(stat.split('\n')[0]?.split(/\s+/)[4]);
+  return Number.isFinite(idle) ? idle / CLOCK_TICKS : null;
+}
+
+/**
+ * Starts measuring where the CPU goes while a run lasts: the server process, PostgreSQL, this
+ * process (the load generator) and the machine's idle time. The returned function stops it and
+ * gives the shares in percent of one core (idle in percent of all cores). Linux only; null
+ * elsewhere.
+ */
+export async function startCpuMeter(serverPid) {
+  const read = async () => ({
+    at: performance.now(),
+    server: await cpuSecondsOf(serverPid),
+    postgres: await postgresCpuSeconds(),
+    loadGenerator: await cpuSecondsOf(process.pid),
+    idle: await machineIdleSeconds(),
+  });
+  const before = await read();
+  return async () => {
+    const after = await read();
+    if ([before.server, after.server, before.idle, after.idle].includes(null)) return null;
+    const seconds = (after.at - before.at) / 1000;
+    const share = (key) => Math.round(((after[key] - before[key]) / seconds) * 100);
+    return {
+      serverPct: share('server'),
+      postgresPct: share('postgres'),
+      loadGeneratorPct: share('loadGenerator'),
+      idlePct: Math.round(share('idle') / availableParallelism()),
+    };
+  };
 }
 
 /** The figures both benchmarks print, from an autocannon result (its errors include timeouts). */
