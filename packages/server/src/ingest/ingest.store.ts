@@ -4,9 +4,10 @@
  * stored, the latest visits and the known visitors; (3) one statement of data-modifying CTEs
  * that writes everything; (4) `commit`.
  *
- * Keys and rows travel as JSON parameters unpacked with `jsonb_to_recordset`, so the read and the
- * write each have one fixed text, prepared once per connection (db/prepared.ts): planning them
- * took about half of the database's time per batch when they were sent as new text each time.
+ * The write's rows travel as JSON parameters unpacked with `jsonb_to_recordset`, so its text
+ * never changes and is prepared once per connection (db/prepared.ts): planning it took more than
+ * half of the database's time on it when it was sent as new text each time. The read is planned
+ * on every call, for the rows at hand: prepared, its generic plan made some runs far slower.
  */
 import { type Kysely, type RawBuilder, type Selectable, sql, type Transaction } from 'kysely';
 import { lockIdOf } from '../db/advisory-locks.js';
@@ -162,8 +163,6 @@ export async function loadBatchState(
   visitors: { snippetKey: string; visitorId: string }[],
 ): Promise<BatchState> {
   const snippetKeys = [...new Set(events.map((e) => e.snippetKey))];
-  const eventKeys = events.map((e) => ({ snippet_key: e.snippetKey, event_id: e.eventId }));
-  const visitorKeys = visitors.map((v) => ({ snippet_key: v.snippetKey, visitor_id: v.visitorId }));
   // Lateral subqueries with `limit 1` keep every lookup an index probe, even on tables the
   // planner has no statistics for yet.
   const result = await sql<{
@@ -177,29 +176,26 @@ export async function loadBatchState(
   }>`
     with batch_sites as (
       select id, account_id, snippet_key, domain, cookie_apex_domain, currency, deleted_at, verified_at
-      from sites where snippet_key in (select jsonb_array_elements_text(${JSON.stringify(snippetKeys)}::jsonb))
-    ),
-    batch_events as (
-      select * from jsonb_to_recordset(${JSON.stringify(eventKeys)}::jsonb) as w(snippet_key text, event_id text)
-    ),
-    batch_visitors as (
-      select * from jsonb_to_recordset(${JSON.stringify(visitorKeys)}::jsonb) as w(snippet_key text, visitor_id text)
+      from sites where snippet_key = any(${snippetKeys}::text[])
     )
     select
       (select coalesce(json_agg(s), '[]') from batch_sites s) as sites,
       (select coalesce(json_agg(s.id || '|' || w.event_id), '[]')
-        from batch_events w
+        from unnest(${events.map((e) => e.snippetKey)}::text[], ${events.map((e) => e.eventId)}::text[])
+          as w(snippet_key, event_id)
         join batch_sites s on s.snippet_key = w.snippet_key
         cross join lateral (select 1 from events e
           where e.site_id = s.id and e.event_id = w.event_id limit 1) as found) as existing,
       (select coalesce(json_agg(v), '[]')
-        from batch_visitors w
+        from unnest(${visitors.map((v) => v.snippetKey)}::text[], ${visitors.map((v) => v.visitorId)}::text[])
+          as w(snippet_key, visitor_id)
         join batch_sites s on s.snippet_key = w.snippet_key
         cross join lateral (select * from visits v
           where v.site_id = s.id and v.visitor_id = w.visitor_id
           order by v.started_at desc, v.id desc limit 1) as v) as latest,
       (select coalesce(json_agg(s.id || '|' || w.visitor_id), '[]')
-        from batch_visitors w
+        from unnest(${visitors.map((v) => v.snippetKey)}::text[], ${visitors.map((v) => v.visitorId)}::text[])
+          as w(snippet_key, visitor_id)
         join batch_sites s on s.snippet_key = w.snippet_key
         cross join lateral (select 1 from visitors k
           where k.site_id = s.id and k.visitor_id = w.visitor_id limit 1) as found) as known`.execute(trx);
