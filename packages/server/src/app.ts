@@ -58,6 +58,13 @@ export interface RegisteredRoute {
 }
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * `false` leaves out helmet's headers, which only matter to documents a browser renders
+     * (framing, content security, HSTS); the route sets what its answers need itself.
+     */
+    pageHeaders?: boolean;
+  }
   interface FastifyInstance {
     services: Services;
     /** Every route with whether it appears in the OpenAPI document (tests check the two agree). */
@@ -104,6 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // more than the rest of the collect endpoint's header work together.
   const securityHeaders = helmet();
   app.addHook('onRequest', (request, reply, done) => {
+    if (request.routeOptions.config.pageHeaders === false) return done();
     securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined));
   });
   await app.register(cookie);

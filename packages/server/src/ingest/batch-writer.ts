@@ -177,14 +177,21 @@ function addSiteRows(
     return visit && at.getTime() - visit.last_activity_at.getTime() <= VISIT_IDLE_MS ? visit : undefined;
   };
 
-  const startVisit = (item: IngestItem, at: Date): store.VisitRow => {
-    const classification = classifySource({
+  const classify = (item: IngestItem) =>
+    classifySource({
       referrer: item.referrer,
       url: item.url,
       siteDomain: site.domain,
       cookieApexDomain: site.cookie_apex_domain,
-    }) ?? { source_kind: 'unknown', session_ai_source: 'direct', source_name: '' };
-    const campaign = campaignOf(item.url);
+    });
+
+  const startVisit = (
+    item: IngestItem,
+    at: Date,
+    source = classify(item),
+    campaign = campaignOf(item.url),
+  ): store.VisitRow => {
+    const classification = source ?? { source_kind: 'unknown', session_ai_source: 'direct', source_name: '' };
     const visitorId = item.visitorId as string;
     const visit: store.VisitRow = {
       site_id: site.id,
@@ -239,15 +246,11 @@ function addSiteRows(
     const at = item.occurredAt;
     let visit: store.VisitRow | undefined;
     if (item.type === 'pageview' && item.visitorId) {
-      const classification = classifySource({
-        referrer: item.referrer,
-        url: item.url,
-        siteDomain: site.domain,
-        cookieApexDomain: site.cookie_apex_domain,
-      });
+      const source = classify(item);
+      const campaign = campaignOf(item.url);
       const current = latest.get(item.visitorId);
-      visit = startsNewVisit(current, at, sourceKeyOf(classification, campaignOf(item.url)))
-        ? startVisit(item, at)
+      visit = startsNewVisit(current, at, sourceKeyOf(source, campaign))
+        ? startVisit(item, at, source, campaign)
         : current;
       if (visit) {
         visit.pageviews += 1;

@@ -19,8 +19,9 @@ const OPEN_CORS = {
   'access-control-allow-methods': 'POST, OPTIONS',
   'access-control-allow-headers': 'content-type',
   'access-control-max-age': '86400',
-  // Helmet's default would stop other sites' pages from reading the answer.
+  // Other sites' pages read the answer, so it is not same-origin only.
   'cross-origin-resource-policy': 'cross-origin',
+  'x-content-type-options': 'nosniff',
 };
 
 export function registerCollectRoutes(
@@ -41,7 +42,7 @@ export function registerCollectRoutes(
 
     scope.options(
       deps.collectPath,
-      { config: { area: 'ingest' }, schema: { hide: true } },
+      { config: { area: 'ingest', pageHeaders: false }, schema: { hide: true } },
       async (_request, reply) => reply.code(204).send(),
     );
 
@@ -51,6 +52,9 @@ export function registerCollectRoutes(
         bodyLimit: INGEST_BODY_LIMIT_BYTES,
         config: {
           area: 'ingest',
+          // A beacon's small JSON answer is never rendered: helmet's page headers cost more
+          // CPU than the rest of its headers, for nothing.
+          pageHeaders: false,
           limits: deps.ratePerMinute > 0 ? { perIp: deps.ratePerMinute, ipGroup: 'collect' } : false,
         },
         schema: {

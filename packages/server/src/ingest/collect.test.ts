@@ -53,6 +53,10 @@ describe('POST /v1/collect', () => {
     expect(response.statusCode).toBe(202);
     expect(response.json()).toEqual({ accepted: true });
     expect(response.headers['access-control-allow-origin']).toBe('*');
+    expect(response.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    // Headers for rendered pages (helmet's) stay off the beacon's answer.
+    expect(response.headers['content-security-policy']).toBeUndefined();
 
     const [visit] = await visitsOf(site.id, vid);
     expect(visit).toMatchObject({

@@ -4,10 +4,12 @@
  * stored, the latest visits and the known visitors; (3) one statement of data-modifying CTEs
  * that writes everything; (4) `commit`.
  *
- * The write's rows travel as JSON parameters unpacked with `jsonb_to_recordset`, so its text
- * never changes and is prepared once per connection (db/prepared.ts): planning it took more than
- * half of the database's time on it when it was sent as new text each time. The read is planned
- * on every call, for the rows at hand: prepared, its generic plan made some runs far slower.
+ * The read and the write have fixed texts (keys go in as arrays, rows as JSON unpacked with
+ * `jsonb_to_recordset`), so both are prepared once per connection (db/prepared.ts): planning
+ * them took about a third of the database's time per batch. The batch's transaction asks for
+ * their generic plans (`plan_cache_mode`): left to choose, PostgreSQL planned the read anew on
+ * every call because each batch's arrays have another length. Every lookup in them is an equality
+ * on a whole primary key or index prefix, so the generic plan is the index probe at any size.
  */
 import { type Kysely, type RawBuilder, type Selectable, sql, type Transaction } from 'kysely';
 import { lockIdOf } from '../db/advisory-locks.js';
@@ -128,15 +130,16 @@ function rowsOf(rows: readonly object[], columns: Columns): RawBuilder<unknown> 
 }
 
 /**
- * Round trip 1: opens the batch's transaction and takes its advisory locks (held until it
- * ends), in sorted order so two writers never deadlock. The ids are our own numbers, so they
- * can be written into the text, which lets `begin` travel in the same message.
+ * Round trip 1: opens the batch's transaction, asks for generic plans (see the header) and
+ * takes its advisory locks (held until it ends), in sorted order so two writers never deadlock.
+ * The ids are our own numbers, so they can be written into the text, which lets `begin` travel
+ * in the same message.
  */
 export async function beginAndLock(connection: Kysely<DB>, lockIds: string[]): Promise<void> {
   if (!lockIds.every((id) => /^-?\d{1,19}$/.test(id))) throw new Error('lock ids must be integers');
   await sql
     .raw(
-      `begin; select count(pg_advisory_xact_lock(k)) from (select unnest('{${lockIds.join(',')}}'::bigint[]) as k order by 1) as ordered`,
+      `begin; set local plan_cache_mode = force_generic_plan; select count(pg_advisory_xact_lock(k)) from (select unnest('{${lockIds.join(',')}}'::bigint[]) as k order by 1) as ordered`,
     )
     .execute(connection);
 }
@@ -173,7 +176,7 @@ export async function loadBatchState(
     existing: string[];
     latest: VisitRow[];
     known: string[];
-  }>`
+  }>`${preparedAs('tt_ingest_read')}
     with batch_sites as (
       select id, account_id, snippet_key, domain, cookie_apex_domain, currency, deleted_at, verified_at
       from sites where snippet_key = any(${snippetKeys}::text[])
