@@ -50,6 +50,9 @@ export function registerCollectRoutes(
       deps.collectPath,
       {
         bodyLimit: INGEST_BODY_LIMIT_BYTES,
+        // The answers are the few fixed objects below and the error handler's bodies; checking
+        // each against its schema (the app's zod serializer) cost more than writing it.
+        serializerCompiler: () => (data) => JSON.stringify(data),
         config: {
           area: 'ingest',
           // A beacon's small JSON answer is never rendered: helmet's page headers cost more
