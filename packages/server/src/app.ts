@@ -115,8 +115,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined));
   });
   await app.register(cookie);
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
+    done(null, payload);
   });
   await installRateLimits(app, deps.redis);
   installAuthentication(app, services);

@@ -36,8 +36,9 @@ export function registerCollectRoutes(
         done(new AppError(400, 'invalid_json', 'Body is not valid JSON'), undefined);
       }
     });
-    scope.addHook('onSend', async (_request, reply) => {
+    scope.addHook('onSend', (_request, reply, payload, done) => {
       reply.headers(OPEN_CORS);
+      done(null, payload);
     });
 
     scope.options(
