@@ -5,11 +5,12 @@
  * that writes everything; (4) `commit`.
  *
  * The read and the write have fixed texts (keys go in as arrays, rows as JSON unpacked with
- * `jsonb_to_recordset`), so both are prepared once per connection (db/prepared.ts): planning
- * them took about a third of the database's time per batch. The batch's transaction asks for
- * their generic plans (`plan_cache_mode`): left to choose, PostgreSQL planned the read anew on
- * every call because each batch's arrays have another length. Every lookup in them is an equality
- * on a whole primary key or index prefix, so the generic plan is the index probe at any size.
+ * `jsonb_to_recordset`), so both are prepared once per connection (db/prepared.ts): sent as new
+ * text, the write took 0.85 ms and the read 0.3–0.4 ms of planning per batch, about a third of
+ * the database's time on them. The batch's transaction asks for their generic plans
+ * (`plan_cache_mode`): left to choose, PostgreSQL planned the read anew on every call because
+ * each batch's arrays have another length. Every lookup in them is an equality on a whole
+ * primary key or index prefix, so the generic plan is the index probe at any size.
  */
 import { type Kysely, type RawBuilder, type Selectable, sql, type Transaction } from 'kysely';
 import { lockIdOf } from '../db/advisory-locks.js';
