@@ -89,9 +89,11 @@ export function createTransport(options: TransportOptions): Transport {
         : describeStatus(status, snippet, typeof location === 'string' ? location : null);
       return { ok, status, latencyMs: elapsed(), snippet, error, retryAfterMs };
     } catch (error) {
-      const message = signal.aborted
-        ? `no complete response within ${timeoutMs / 1000} s`
-        : describeError(error);
+      // undici's own timers share the deadline and can fire a few ms before the signal does.
+      const message =
+        signal.aborted || DEADLINE_CODES.has((error as { code?: string }).code ?? '')
+          ? `no complete response within ${timeoutMs / 1000} s`
+          : describeError(error);
       return { ok: false, status, latencyMs: elapsed(), snippet: '', error: message, retryAfterMs };
     }
   }
@@ -128,6 +130,12 @@ const TLS_CODES = new Set([
   'SELF_SIGNED_CERT_IN_CHAIN',
   'CERT_HAS_EXPIRED',
   'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+const DEADLINE_CODES = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
 ]);
 
 function describeError(error: unknown): string {
