@@ -1,18 +1,13 @@
 /** Query and response of `GET /v1/conversions` (interface §2.8, §4.5, §7.5, §8). */
 import { z } from 'zod';
 import { ATTRIBUTION_MODELS } from '../attribution/models.js';
+import { queryInteger } from '../http/schemas.js';
 import { daySchema } from '../revenue/day-window.js';
 import { DEFAULT_PAGE_SIZE, MAX_OFFSET, PROPERTIES_MAX_BYTES } from './conversions.service.js';
 
 const PAGE_SIZE_MAX = 200;
-
-const integerParam = (min: number, max?: number) => {
-  const base = z.coerce
-    .number({ error: 'must be an integer' })
-    .int('must be an integer')
-    .min(min, `must be at least ${min}`);
-  return max === undefined ? base : base.max(max, `must be at most ${max}`);
-};
+/** Beyond the offset ceiling with a page of one; larger pages are refused here already. */
+const MAX_PAGE = MAX_OFFSET + 1;
 
 export const conversionsQuery = z.strictObject({
   site_id: z
@@ -30,10 +25,10 @@ export const conversionsQuery = z.strictObject({
       'Only conversions credited (any share) to this source under `attribution_model`; case-insensitive. `total_count` is then null',
     ),
   attribution_model: z.enum(ATTRIBUTION_MODELS).optional().describe('Default `last_touch`'),
-  page: integerParam(1)
+  page: queryInteger(1, MAX_PAGE)
     .optional()
     .describe(`1-based page, default 1; (page - 1) × page_size may not exceed ${MAX_OFFSET}`),
-  page_size: integerParam(1, PAGE_SIZE_MAX)
+  page_size: queryInteger(1, PAGE_SIZE_MAX)
     .optional()
     .describe(`1 to ${PAGE_SIZE_MAX}, default ${DEFAULT_PAGE_SIZE}`),
 });

@@ -22,6 +22,20 @@ describe('the store (on the engine under test)', () => {
     expect(rows[0]).toEqual({ n: 9007199254740991, total: 3, day: '2026-03-01' });
   });
 
+  it('returns timestamps of any year from 0001 to 9999 as the instant stored', async () => {
+    const instants = [
+      '0001-01-01T00:00:00.000Z',
+      '0050-06-01T12:30:00.250Z',
+      '2026-11-22T20:00:00.123Z',
+      '9999-12-31T23:59:59.999Z',
+    ];
+    const { rows } = await sql<{ at: Date }>`
+      select at from unnest(${instants}::timestamptz[]) with ordinality as v (at, n) order by n`.execute(
+      database.db,
+    );
+    expect(rows.map((row) => row.at.toISOString())).toEqual(instants);
+  });
+
   it('rolls back a failed transaction completely and stays usable', async () => {
     await sql`create table if not exists scratch (id int primary key)`.execute(database.db);
     await expect(

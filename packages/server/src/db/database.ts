@@ -24,10 +24,14 @@ export interface Database {
 }
 
 // OIDs: int8 and numeric arrive as numbers (counts and sums of minor units stay below 2^53);
-// date stays the `YYYY-MM-DD` text it is, instead of a Date at local midnight.
+// date stays the `YYYY-MM-DD` text it is, instead of a Date at local midnight. PGlite reads
+// timestamps with `new Date(text)`, which takes the years 0001 to 0099 for 19xx or 20xx; they
+// go through pg's parser instead, as on PostgreSQL.
 const INT8 = 20;
 const NUMERIC = 1700;
 const DATE = 1082;
+const TIMESTAMP = 1114;
+const TIMESTAMPTZ = 1184;
 const toNumber = (value: string) => Number(value);
 const asText = (value: string) => value;
 
@@ -64,7 +68,13 @@ async function openPGlite(target: { dataDir?: string; loadDataDir?: Blob }): Pro
   const pglite = await PGlite.create({
     dataDir: target.dataDir,
     loadDataDir: target.loadDataDir,
-    parsers: { [INT8]: toNumber, [NUMERIC]: toNumber, [DATE]: asText },
+    parsers: {
+      [INT8]: toNumber,
+      [NUMERIC]: toNumber,
+      [DATE]: asText,
+      [TIMESTAMP]: pg.types.getTypeParser(TIMESTAMP),
+      [TIMESTAMPTZ]: pg.types.getTypeParser(TIMESTAMPTZ),
+    },
   });
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
   const database = wrap(db, 'pglite', async () => {

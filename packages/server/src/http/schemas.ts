@@ -18,7 +18,31 @@ export const roleSchema = z.enum(['admin', 'member']);
 
 export const uuidParam = z.uuid({ error: 'must be a UUID' });
 
-export const timestampSchema = z.iso.datetime({ offset: true, error: 'must be an ISO-8601 timestamp' });
+/**
+ * A whole number in a query string: digits only (no `1e2`, `0x10`, signs or blanks), from `min`
+ * to `max`; documented as an integer.
+ */
+export const queryInteger = (min: number, max: number) => {
+  const problem = `must be a whole number from ${min} to ${max}`;
+  return z
+    .string()
+    .regex(/^\d{1,9}$/, problem)
+    .transform(Number)
+    .pipe(z.number().int().min(min, problem).max(max, problem))
+    .meta({ type: 'integer', minimum: min, maximum: max });
+};
+
+// Instants PostgreSQL can take as JavaScript writes them: it refuses year 0000, and past 9999
+// `toISOString()` writes `+010000-…`, which it cannot parse; unbounded, both failed there as a 500.
+const FIRST_INSTANT_MS = Date.parse('0001-01-01T00:00:00Z');
+const LAST_INSTANT_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
+export const timestampSchema = z.iso
+  .datetime({ offset: true, error: 'must be an ISO-8601 timestamp' })
+  .refine((value) => {
+    const ms = Date.parse(value);
+    return ms >= FIRST_INSTANT_MS && ms <= LAST_INSTANT_MS;
+  }, 'must fall within the years 0001 to 9999 (UTC)');
 
 /** `{error, message}` as our own account, sites and ingest routes answer; for the OpenAPI document. */
 export const codedErrorSchema = z

@@ -5,22 +5,14 @@
  */
 import { z } from 'zod';
 import { reportQuery } from '../goals/goals.schemas.js';
+import { queryInteger } from '../http/schemas.js';
 import { MAX_PAGE_SIZE } from './visitors.service.js';
-
-/** A whole number in a query string, strictly digits (no `1e2`, `0x10` or blanks); documented as an integer. */
-const integerParam = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d{1,9}$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(min, `must be ${min} to ${max}`).max(max, `must be ${min} to ${max}`))
-    .meta({ type: 'integer', minimum: min, maximum: max });
 
 /** `site_id`, `from`, `to` exactly as the other goal reports take them, plus paging. */
 export const goalVisitorsQuery = z.strictObject({
   ...reportQuery.shape,
-  page: integerParam(1, 1_000_000).optional().describe('1-based, default 1'),
-  page_size: integerParam(1, MAX_PAGE_SIZE).optional().describe('1 to 100, default 50'),
+  page: queryInteger(1, 1_000_000).optional().describe('1-based, default 1'),
+  page_size: queryInteger(1, MAX_PAGE_SIZE).optional().describe('1 to 100, default 50'),
 });
 
 export const visitorHandleParams = z.strictObject({

@@ -4,7 +4,7 @@
  * which the service applies for every caller.
  */
 import { z } from 'zod';
-import { codedErrorSchema, uuidParam } from '../http/schemas.js';
+import { codedErrorSchema, queryInteger, timestampSchema, uuidParam } from '../http/schemas.js';
 import { siteParams } from '../sites/sites.schemas.js';
 import { DELIVERY_STATUSES, EVENT_TYPES, VERIFICATION_STATUSES } from './webhook-tables.js';
 import { MAX_URL_LENGTH } from './webhook-url.js';
@@ -44,18 +44,10 @@ export const updateWebhookBody = z
 /** POST bodies of test and rotate-secret: nothing, or an empty object. */
 export const emptyBody = z.strictObject({}).nullish();
 
-const integerParam = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d{1,9}$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(min, `must be ${min} to ${max}`).max(max, `must be ${min} to ${max}`));
-
 export const deliveriesQuery = z.strictObject({
-  limit: integerParam(1, MAX_DELIVERIES_PAGE).optional().describe('1 to 100, default 50'),
+  limit: queryInteger(1, MAX_DELIVERIES_PAGE).optional().describe('1 to 100, default 50'),
   status: z.enum(DELIVERY_STATUSES).optional(),
-  before: z.iso
-    .datetime({ offset: true, error: 'must be an ISO-8601 timestamp' })
+  before: timestampSchema
     .optional()
     .describe('Exclusive cursor: pass back `next_before` of the previous page'),
 });

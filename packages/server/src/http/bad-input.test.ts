@@ -1,0 +1,391 @@
+/**
+ * Malformed input on every operation of the app's own OpenAPI document: odd JSON bodies, each
+ * required field missing, each field of the wrong type, out of range or 100,000 characters long,
+ * malformed and foreign path ids, bad query values. Each must be a 4xx in its area's error shape
+ * (interface §7) with no stack trace, SQL or secret, and nothing may be written. /v1/collect and
+ * /v1/server/events have their own bad-input suites (ingest/collect.test.ts, server-events.test.ts).
+ */
+import { readFileSync } from 'node:fs';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DB } from '../db/types.js';
+import { nextAddress } from '../goals/goals.fixtures.js';
+import { ALL_SCOPES, addOtherAccount, addSite, asKey, siteUuid } from '../sites/sites.fixtures.js';
+import { ADMIN, bearer, mintKey, SETUP_TOKEN, type TestApp } from '../test/app.js';
+import { startReceiver, type TestReceiver } from '../webhooks/webhooks.fixtures.js';
+import { createWebhookTestApp, type WebhookTestApp, webhookApi } from '../webhooks/webhooks.test-app.js';
+import {
+  type Case,
+  edit,
+  fieldsOf,
+  type JsonSchema,
+  jsonType,
+  type Operation,
+  objectPart,
+  outOfRange,
+  type Parameter,
+  type Query,
+  type Source,
+  typesOf,
+} from './bad-input.fixtures.js';
+import { OPENAPI_FILE } from './openapi-document.js';
+
+const DOCUMENT = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as {
+  paths: Record<string, Record<string, Operation>>;
+};
+const SKIPPED_PATHS = ['/v1/collect', '/v1/server/events'];
+/** Operations not called with a fresh all-scope key of their own (budgets are per credential). */
+const CALLED_WITH: Record<string, 'nothing' | 'session' | 'bot token'> = {
+  'POST /v1/setup': 'nothing',
+  'POST /v1/auth/login': 'nothing',
+  'GET /v1/conversions': 'session',
+  'POST /v1/crawler/hits': 'bot token',
+};
+const LEAK =
+  /\s{4}at |\bselect\b.*\bfrom\b|\binsert into\b|syntax error|violates|sqlstate|node_modules|\.[jt]s:\d/i;
+
+let t: TestApp;
+let f: {
+  site: { key: string; uuid: string; domain: string };
+  rival: { key: string; uuid: string };
+  /** Path parameter values by kind (see kindOf): our own objects, and another account's. */
+  ours: Record<string, string>;
+  theirs: Record<string, string>;
+  headers: Record<string, Record<string, string>>;
+  secrets: string[];
+  now: string;
+};
+
+/** A body every field of which is valid, per operation; each case breaks one thing in it. */
+const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
+  'POST /v1/setup': () => ({ setup_token: SETUP_TOKEN, email: 'a@example.com', password: 'long password' }),
+  'POST /v1/auth/login': () => ({ ...ADMIN }),
+  'POST /v1/account/members': () => ({ email: 'b@example.com', password: 'long password', role: 'member' }),
+  'PATCH /v1/account/members/{userId}': () => ({ role: 'admin' }),
+  'POST /v1/account/keys': () => ({
+    name: 'k',
+    scopes: ['stats:read'],
+    site_id: f.site.key,
+    expires_at: null,
+  }),
+  'POST /v1/sites': () => ({ domain: 'new.example', name: 'New', region: 'eu' }),
+  'PATCH /v1/sites/{siteId}': () => ({ name: 'Shop', attribution_model: 'linear', currency: 'EUR' }),
+  'DELETE /v1/sites/{siteId}': () => ({ confirm_domain: f.site.domain }),
+  'POST /v1/sites/{siteId}/restore': () => ({}),
+  'POST /v1/goals': () => ({ site_id: f.site.key, name: 'plan_chosen', display_name: 'Plan', emoji: '🧪' }),
+  'PATCH /v1/goals/{id}': () => ({ site_id: f.site.key, display_name: 'Plan', emoji: '🧪', sort_order: 1 }),
+  'POST /v1/goals/{id}/unarchive': () => ({ site_id: f.site.key }),
+  'POST /v1/server/payments': () => ({
+    ...{ site_id: f.site.key, transaction_id: 'order-1', amount: 12.5, currency: 'EUR', provider: 'stripe' },
+    ...{ visitor_id: 'visitor-0001', email: 'buyer@example.com', customer_id: 'cus_1', timestamp: f.now },
+    ...{ renewal: false, refunded: false, refunded_amount: 1, is_free_trial: false },
+  }),
+  'POST /v1/sites/{siteId}/webhooks': () => ({
+    url: 'https://hooks.example.com/',
+    event_types: ['conversion.attributed'],
+  }),
+  'PATCH /v1/sites/{siteId}/webhooks/{webhookId}': () => ({
+    url: 'https://hooks.example.com/',
+    enabled: false,
+  }),
+  'POST /v1/sites/{siteId}/webhooks/{webhookId}/test': () => ({}),
+  'POST /v1/sites/{siteId}/webhooks/{webhookId}/rotate-secret': () => ({}),
+  'POST /v1/account/bot-tokens': () => ({ site_id: f.site.key, name: 'crawler' }),
+  'POST /v1/crawler/hits': () => ({
+    hits: [{ user_agent: 'GPTBot/1.2', path: '/', status: 200, timestamp: f.now, ip: '203.0.113.9' }],
+  }),
+};
+
+/** The fixture a path parameter stands for (`id` is a goal's or a key's). */
+const kindOf = (path: string, name: string) =>
+  name === 'id' ? (path.startsWith('/v1/goals') ? 'goalId' : 'keyId') : name;
+function bodyCases(id: string, schema: JsonSchema): Case[] {
+  const valid = VALID_BODIES[id];
+  if (!valid) throw new Error(`No valid body for ${id}: add one to VALID_BODIES`);
+  const bodies: [string, string | undefined, () => unknown][] = [
+    ['an array body', 'body', () => [valid()]],
+    ['a string body', 'body', () => 'text'],
+    ['a number body', 'body', () => 42],
+  ];
+  // A body that takes no fields may be null or {}; for the others those are missing fields.
+  if (Object.keys(objectPart(schema).properties ?? {}).length > 0) {
+    bodies.push(['a null body', undefined, () => null], ['an empty object', undefined, () => ({})]);
+  }
+  if (objectPart(schema).additionalProperties === false) {
+    bodies.push(['an unknown field', 'unknown_field', () => ({ ...valid(), unknown_field: 1 })]);
+  }
+  for (const [path, field, required] of fieldsOf(schema)) {
+    const name = path.join('.');
+    const wrong = [42, 'text', true, ['x'], { x: 1 }].find((v) => !typesOf(field).includes(jsonType(v)));
+    const values = outOfRange(field);
+    if (required) values.push(['missing', undefined]);
+    if (typesOf(field).length > 0) values.push([`as ${jsonType(wrong)}`, wrong]);
+    if (typesOf(field).includes('string')) values.push(['of 100,000 characters', 'x'.repeat(100_000)]);
+    for (const [label, value] of values)
+      bodies.push([`${name} ${label}`, name, () => edit(valid(), path, value)]);
+  }
+  return bodies.map(([name, field, body]) => ({ name, source: 'body', field, body }));
+}
+
+function queryCases(params: Parameter[], base: () => Query): Case[] {
+  const queries: [string, string | undefined, () => Query][] = params.length
+    ? [['an unknown query parameter', 'unknown_param', () => ({ ...base(), unknown_param: '1' })]]
+    : [];
+  for (const { name, schema, required } of params) {
+    const numeric = typesOf(schema).includes('number');
+    const values: [string, string | string[]][] = [['repeated', ['1', '2']]];
+    if (numeric) values.push(['not a number', 'ten'], ['a fraction', '1.5']);
+    if (schema.enum) values.push(['not an option', 'bogus']);
+    if ((schema.pattern || schema.format) && !numeric) values.push(['malformed', '!!']);
+    if (name === 'from' || name === 'to') values.push(['an impossible day', '2026-02-30']);
+    for (const [label, value] of outOfRange(schema)) values.push([label, String(value)]);
+    if (schema.minLength) values.push(['empty', '']);
+    if (schema.maxLength) values.push(['too long', 'x'.repeat(schema.maxLength + 1)]);
+    for (const [label, value] of values)
+      queries.push([`${name} ${label}`, name, () => ({ ...base(), [name]: value })]);
+    if (name === 'site_id' && required) {
+      const theirs = () => (schema.format === 'uuid' ? f.rival.uuid : f.rival.key);
+      queries.push(['site_id of another account', undefined, () => ({ ...base(), site_id: theirs() })]);
+    }
+  }
+  return queries.map(([name, field, query]) => ({ name: `query ${name}`, source: 'query', field, query }));
+}
+
+function pathCases(path: string, params: Parameter[]): Case[] {
+  return params.flatMap(({ name }): Case[] => {
+    const cases: Case[] = [
+      { name: `path ${name} malformed`, source: 'path', field: name, path: () => ({ [name]: 'not-an-id' }) },
+      { name: `path ${name} with a NUL`, source: 'path', field: name, path: () => ({ [name]: 'a%00b' }) },
+    ];
+    // Goal names and visitor handles belong to no account; the site_id query covers those routes.
+    if (name === 'name' || name === 'handle') return cases;
+    const theirs = () => ({ [name]: f.theirs[kindOf(path, name)] as string });
+    return [...cases, { name: `path ${name} of another account`, source: 'path', path: theirs }];
+  });
+}
+
+const OPERATIONS = Object.entries(DOCUMENT.paths)
+  .filter(([path]) => !SKIPPED_PATHS.includes(path))
+  .flatMap(([path, operations]) =>
+    Object.entries(operations).map(([method, operation]) => {
+      const id = `${method.toUpperCase()} ${path}`;
+      const params = (where: Parameter['in']) => (operation.parameters ?? []).filter((p) => p.in === where);
+      const required = params('query').filter((p) => p.required);
+      if (required.some((p) => p.name !== 'site_id')) throw new Error(`No valid query for ${id}`);
+      const baseQuery = (): Query =>
+        Object.fromEntries(
+          required.map((p) => [p.name, p.schema.format === 'uuid' ? f.site.uuid : f.site.key]),
+        );
+      const body = operation.requestBody?.content['application/json'].schema;
+      const cases = [
+        ...(body ? bodyCases(id, body) : []),
+        ...pathCases(path, params('path')),
+        ...queryCases(params('query'), baseQuery),
+      ];
+      return {
+        id,
+        method,
+        path,
+        area: operation.tags[0] as string,
+        hasBody: body !== undefined,
+        baseQuery,
+        cases,
+      };
+    }),
+  )
+  .filter((operation) => operation.cases.length > 0);
+type Op = (typeof OPERATIONS)[number];
+
+function send(op: Op, kase: Case): Promise<LightMyRequestResponse> {
+  const overrides = kase.path?.() ?? {};
+  const url = op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = overrides[name] ?? f.ours[kindOf(op.path, name)];
+    if (value === undefined) throw new Error(`No fixture for ${op.id} path ${name}`);
+    return value;
+  });
+  return t.request({
+    method: op.method.toUpperCase() as 'GET',
+    url,
+    query: kase.query?.() ?? op.baseQuery(),
+    remoteAddress: nextAddress(),
+    headers: { ...f.headers[op.id], ...(op.hasBody ? { 'content-type': 'application/json' } : {}) },
+    ...(op.hasBody ? { payload: JSON.stringify(kase.body ? kase.body() : VALID_BODIES[op.id]?.()) } : {}),
+  });
+}
+
+type Body = Record<string, unknown>;
+const text = expect.any(String);
+const validationFailed = { error: 'validation_failed', message: text, field: text };
+const coded = (status: number, body: Body) =>
+  expect(body).toMatchObject({
+    error: status === 422 ? 'validation_failed' : expect.stringMatching(/^[a-z_]+$/),
+    message: text,
+  });
+
+/** Error bodies of interface §7 by area (the operation's tag); our own areas answer `{error: code, message}`. */
+const SHAPES: Record<string, (status: number, body: Body, source: Source) => void> = {
+  account: coded,
+  sites: coded,
+  revenue: coded,
+  crawlers: coded,
+  goals: (status, body, source) => {
+    if (status === 400 || status === 422)
+      expect({ status, body }).toEqual({ status: source === 'body' ? 400 : 422, body: validationFailed });
+    else if (status === 404) expect(body).toEqual({ error: 'Not found', statusCode: 404 });
+    else expect(body).toEqual({ error: text, statusCode: status, message: text });
+  },
+  webhooks: (status, body) => {
+    if (status === 404) expect(body).toEqual({ statusCode: 404, message: text });
+    else if (status === 403) expect(body).toEqual({ error: 'Forbidden' });
+    else
+      expect({ status, body }).toMatchObject({
+        status: 422,
+        body: { error: 'validation_failed', message: text },
+      });
+  },
+  payments: (status, body) => {
+    const expected: Record<number, unknown> = {
+      400: { error: 'invalid JSON' },
+      401: { error: 'unauthorized' },
+      // Not in §7.4: a body over the 64 KiB ingest limit, in the shape the OpenAPI document gives.
+      413: { error: 'payload_too_large', message: text },
+      422: { error: 'validation_failed', issues: expect.arrayContaining([{ field: text, message: text }]) },
+    };
+    expect({ status, body }).toEqual({ status, body: expected[status] ?? `a status of §7.4` });
+  },
+  conversions: (status, body) =>
+    expect(body).toEqual(
+      status === 422 ? validationFailed : { error: status === 403 ? 'Forbidden' : text, statusCode: status },
+    ),
+};
+
+function expectRefused(op: Op, kase: Case, response: LightMyRequestResponse) {
+  const { statusCode: status, body: raw } = response;
+  expect(status, raw).toBeGreaterThanOrEqual(400);
+  expect(status, raw).toBeLessThan(500);
+  // The credential is good: only payments answers a bad site_id with 401 (§7.4).
+  if (op.area !== 'payments') expect(status, raw).not.toBe(401);
+  expect(response.headers['content-type']).toMatch(/^application\/json/);
+  const body = response.json() as Body;
+  const shape = SHAPES[op.area];
+  if (!shape) throw new Error(`No error shape for area ${op.area}`);
+  shape(status, body, kase.source);
+  const named = body.field ?? (body.issues as { field?: string }[] | undefined)?.[0]?.field;
+  if (kase.field && body.error === 'validation_failed' && named !== undefined) expect(named).toBe(kase.field);
+  expect(raw.length, 'an error body echoing the input').toBeLessThan(2048);
+  expect(raw).not.toMatch(LEAK);
+  for (const secret of f.secrets) expect(raw).not.toContain(secret);
+}
+
+const COUNTED =
+  'accounts users memberships dashboard_sessions sites api_keys goals webhooks webhook_deliveries bot_tokens payments refunds events crawler_hits outbox_events';
+const COMPARED = ['sites', 'goals', 'webhooks', 'memberships'] as const;
+
+/** Row counts of the tables a request could write, and the rows of those it could change. */
+async function snapshot() {
+  const db = t.database.db;
+  const count = (table: keyof DB) =>
+    db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+  return {
+    counts: await Promise.all(
+      COUNTED.split(' ').map(async (table) => [table, (await count(table as keyof DB)).n]),
+    ),
+    rows: await Promise.all(
+      COMPARED.map(async (table) =>
+        (await db.selectFrom(table).selectAll().execute()).map((row) => JSON.stringify(row)).sort(),
+      ),
+    ),
+  };
+}
+
+describe('malformed input on every operation', () => {
+  let wt: WebhookTestApp;
+  let receiver: TestReceiver;
+  let before: Awaited<ReturnType<typeof snapshot>>;
+
+  beforeAll(async () => {
+    wt = await createWebhookTestApp();
+    t = wt.t;
+    receiver = await startReceiver(wt.pki.leaf);
+    const { owner, site } = wt;
+    const rival = await addOtherAccount(t);
+    const rivalSite = await addSite(t, asKey(rival.apiKey), 'rival.example');
+    const create = async (key: string, url: string, payload: object) => {
+      const response = await t.request({ method: 'POST', url, headers: bearer(key), payload });
+      if (response.statusCode !== 201) throw new Error(`${url}: ${response.body}`);
+      return response.json();
+    };
+    const { goal } = await create(owner.apiKey, '/v1/goals', { site_id: site.site_id, name: 'signup' });
+    const { goal: rivalGoal } = await create(rival.apiKey, '/v1/goals', {
+      site_id: rivalSite.site_id,
+      name: 'signup',
+    });
+    const webhook = await wt.api.add(receiver.url);
+    const rivalWebhook = await webhookApi(t, asKey(rival.apiKey), rivalSite.site_id).add(receiver.url);
+    const bot = await create(owner.apiKey, '/v1/account/bot-tokens', { site_id: site.site_id });
+    const rivalBot = await create(rival.apiKey, '/v1/account/bot-tokens', { site_id: rivalSite.site_id });
+    const rivalKey = await mintKey(t, rival.cookie, { scopes: ['stats:read'] });
+    const headers: Record<string, Record<string, string>> = {};
+    const tokens: string[] = [];
+    for (const { id } of OPERATIONS) {
+      if (CALLED_WITH[id] === 'session') headers[id] = { cookie: owner.cookie };
+      if (CALLED_WITH[id] === 'bot token') headers[id] = bearer(bot.plaintext_token);
+      if (CALLED_WITH[id] !== undefined) continue;
+      tokens.push((await mintKey(t, owner.cookie, { scopes: ALL_SCOPES })).api_key);
+      headers[id] = bearer(tokens.at(-1) as string);
+    }
+    f = {
+      site: { key: site.site_id, uuid: wt.siteId, domain: site.domain },
+      rival: { key: rivalSite.site_id, uuid: await siteUuid(t, rivalSite.site_id) },
+      ours: {
+        siteId: site.site_id,
+        webhookId: webhook.id,
+        goalId: goal.id,
+        userId: owner.userId,
+        name: goal.name,
+        handle: 'vh_x',
+      },
+      theirs: {
+        ...{ siteId: rivalSite.site_id, webhookId: rivalWebhook.id, goalId: rivalGoal.id },
+        ...{ userId: rival.userId, keyId: rivalKey.id, tokenId: rivalBot.id },
+      },
+      headers,
+      secrets: [
+        ...[owner, rival].flatMap((who) => [who.apiKey, who.cookie.replace('tt_session=', '')]),
+        ...[
+          webhook.secret,
+          rivalWebhook.secret,
+          bot.plaintext_token,
+          rivalBot.plaintext_token,
+          rivalKey.api_key,
+        ],
+        ...[...tokens, SETUP_TOKEN, ADMIN.password, t.config.secretKey as string],
+      ],
+      now: t.clock.now().toISOString(),
+    };
+    before = await snapshot();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await wt?.close();
+  });
+
+  it('walks the document the app serves', async () => {
+    expect((await t.request({ method: 'GET', url: '/v1/openapi.json' })).json()).toEqual(DOCUMENT);
+  });
+
+  for (const op of OPERATIONS) {
+    describe(op.id, () => {
+      for (const kase of op.cases) {
+        it(`refuses ${kase.name}`, async () => expectRefused(op, kase, await send(op, kase)));
+      }
+    });
+  }
+
+  it('wrote nothing, not even in part', async () => {
+    expect(await snapshot()).toEqual(before);
+  });
+});
