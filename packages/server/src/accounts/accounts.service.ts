@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import { notAdmin, type Principal, personOf, SCOPES } from '../access/principal.js';
 import type { Config } from '../config.js';
+import { isUniqueViolation } from '../db/errors.js';
 import { readSetting } from '../db/settings.js';
 import type { DB, Role } from '../db/types.js';
 import { AppError, notFound, unauthorized } from '../http/errors.js';
@@ -29,10 +30,6 @@ export interface NewMemberInput {
   email: string;
   password: string;
   role: Role;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string }).code === '23505';
 }
 
 export function createAccountsService(deps: {

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
+import { isDataError } from '../db/errors.js';
 import type { DB } from '../db/types.js';
 import { AppError } from '../http/errors.js';
 import { GroupCommitter } from '../ingest/group-commit.js';
@@ -95,7 +96,7 @@ export function createCrawlerHitsService({ db, clock }: { db: Kysely<DB>; clock:
         }
         return batches.map((batch) => (live.has(batch.siteId) ? 'recorded' : 'site_deleted'));
       }),
-    { maxBatch: 100, maxWaitMs: 4 },
+    { maxBatch: 100, maxWaitMs: 4, isItemError: isDataError },
   );
 
   return {
@@ -103,8 +104,8 @@ export function createCrawlerHitsService({ db, clock }: { db: Kysely<DB>; clock:
       let outcome: Outcome;
       try {
         outcome = await committer.submit({ siteId, hits });
-      } catch {
-        throw new AppError(503, 'unavailable', 'Could not record the hits; retry');
+      } catch (error) {
+        throw new AppError(503, 'unavailable', 'Could not record the hits; retry', {}, error);
       }
       if (outcome === 'site_deleted') {
         throw new AppError(

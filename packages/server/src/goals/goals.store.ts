@@ -113,8 +113,3 @@ export async function goalIdsOfSite(db: Executor, siteId: string, ids: string[])
 export async function lockGoalSet(trx: Transaction<DB>, siteId: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(${lockIdOf(`goals|${siteId}`)}::bigint)`.execute(trx);
 }
-
-/** PostgreSQL's unique_violation, raised when a concurrent insert took the name first. */
-export function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === '23505';
-}

@@ -45,8 +45,10 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details: AppErrorDetails = {},
+    /** What went wrong underneath; logged by its type and code only (see http/logging.ts). */
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
     this.name = 'AppError';
   }
 }

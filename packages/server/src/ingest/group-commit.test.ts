@@ -1,4 +1,7 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { isDataError } from '../db/errors.js';
+import { openTestDatabase } from '../test/database.js';
 import { GroupCommitter } from './group-commit.js';
 
 describe('GroupCommitter', () => {
@@ -47,5 +50,35 @@ describe('GroupCommitter', () => {
     await committer.drain();
     await Promise.all(pending);
     expect(written).toEqual([1, 2, 3]);
+  });
+
+  it('fails only the bad item of a batch the database refuses for its data, and every item when it is down', async () => {
+    const database = await openTestDatabase();
+    const { db } = database;
+    await sql`create table group_commit_probe (n integer not null)`.execute(db);
+    const batches: string[][] = [];
+    const committer = new GroupCommitter<string, string>(
+      async (items) => {
+        batches.push(items);
+        await db.transaction().execute(async (trx) => {
+          for (const item of items)
+            await sql`insert into group_commit_probe values (${item}::integer)`.execute(trx);
+        });
+        return items;
+      },
+      { maxBatch: 10, maxWaitMs: 20, isItemError: isDataError },
+    );
+    const settled = await Promise.allSettled(['1', 'x', '3'].map((item) => committer.submit(item)));
+    expect(settled.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((settled[1] as PromiseRejectedResult).reason).toMatchObject({ code: '22P02' });
+    expect(batches).toEqual([['1', 'x', '3'], ['1'], ['x'], ['3']]);
+    const stored = await sql<{ n: number }>`select n from group_commit_probe order by n`.execute(db);
+    expect(stored.rows.map((row) => row.n)).toEqual([1, 3]);
+
+    await database.close();
+    batches.length = 0;
+    const down = await Promise.allSettled(['4', '5'].map((item) => committer.submit(item)));
+    expect(down.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect(batches).toEqual([['4', '5']]);
   });
 });

@@ -3,11 +3,14 @@
  * join the next one, which starts as soon as the current one commits (or after `maxWaitMs` when
  * idle, so a lone request is not held longer than that). Each caller's promise settles with its
  * own item's result only after its batch committed; if writing the batch fails, every caller in
- * it is rejected and nothing of it was acknowledged.
+ * it is rejected and nothing of it was acknowledged. When the failure may lie in one item's data
+ * rather than in the database (`isItemError`), the batch's items are written again one at a time,
+ * so a bad item fails only its own caller.
  */
 export interface GroupCommitOptions {
   maxBatch: number;
   maxWaitMs: number;
+  isItemError?: (error: unknown) => boolean;
 }
 
 interface Pending<T, R> {
@@ -66,6 +69,7 @@ export class GroupCommitter<T, R> {
         });
       };
     } catch (error) {
+      if (batch.length > 1 && this.options.isItemError?.(error)) return this.#runEach(batch);
       settle = () => {
         for (const pending of batch) pending.reject(error);
       };
@@ -74,5 +78,16 @@ export class GroupCommitter<T, R> {
     // been started (#startNow runs when this promise settles): answering a batch is a few
     // milliseconds of HTTP work, which the database then spends on the next batch, not idle.
     setImmediate(settle);
+  }
+
+  async #runEach(batch: Pending<T, R>[]): Promise<void> {
+    for (const pending of batch) {
+      try {
+        const [result] = await this.write([pending.item]);
+        pending.resolve(result as R);
+      } catch (error) {
+        pending.reject(error);
+      }
+    }
   }
 }

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { KeyPrincipal } from '../access/principal.js';
+import { isDataError } from '../db/errors.js';
 import type { DB } from '../db/types.js';
 import { AppError, badInput } from '../http/errors.js';
 import { type Clock, HOUR_MS } from '../lib/clock.js';
@@ -37,10 +38,10 @@ export function createIngestService(deps: {
   batch?: { maxBatch: number; maxWaitMs: number };
 }) {
   const { clock, secretKey } = deps;
-  const committer = new GroupCommitter<IngestItem, IngestOutcome>(
-    createBatchWriter({ db: deps.db, clock }),
-    deps.batch ?? { maxBatch: 500, maxWaitMs: 4 },
-  );
+  const committer = new GroupCommitter<IngestItem, IngestOutcome>(createBatchWriter({ db: deps.db, clock }), {
+    ...(deps.batch ?? { maxBatch: 500, maxWaitMs: 4 }),
+    isItemError: isDataError,
+  });
   const devices = createDeviceParser();
   const drops: Record<DropReason, number> = { bot: 0, unknown_site: 0, site_deleted: 0 };
 
@@ -48,9 +49,9 @@ export function createIngestService(deps: {
     let outcome: IngestOutcome;
     try {
       outcome = await committer.submit(item);
-    } catch {
+    } catch (error) {
       // Nothing of the failed batch was committed; the client retries with the same event id.
-      throw new AppError(503, 'unavailable', 'Could not record the event; retry');
+      throw new AppError(503, 'unavailable', 'Could not record the event; retry', {}, error);
     }
     if (outcome === 'unknown_site' || outcome === 'site_deleted') drops[outcome] += 1;
     if (outcome === 'unknown_site') throw new AppError(404, 'not_found', 'Unknown site key');

@@ -122,12 +122,31 @@ const OUTBOX_COLUMNS: Columns = {
 
 const columnList = (columns: Columns) => sql.raw(Object.keys(columns).join(', '));
 
-/** `select <columns> from jsonb_to_recordset(<rows>) as r(<column type>, …)`, the rows one parameter. */
+/**
+ * `select <columns> from jsonb_to_recordset(<rows>) as r(<column type>, …)`, the rows one
+ * parameter. Timestamps travel as epoch milliseconds: `JSON.stringify` turns a Date into text
+ * about four times slower than a copy of the row with the number in its place.
+ */
 function rowsOf(rows: readonly object[], columns: Columns): RawBuilder<unknown> {
-  const definition = Object.entries(columns)
-    .map(([name, type]) => `${name} ${type}`)
+  const entries = Object.entries(columns);
+  const times = entries.filter(([, type]) => type === 'timestamptz').map(([name]) => name);
+  const definition = entries
+    .map(([name, type]) => `${name} ${type === 'timestamptz' ? 'float8' : type}`)
     .join(', ');
-  return sql`select ${columnList(columns)} from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(${sql.raw(definition)})`;
+  const select = entries
+    .map(([name, type]) => (type === 'timestamptz' ? `to_timestamp(${name} / 1000) as ${name}` : name))
+    .join(', ');
+  const json = JSON.stringify(rows.map((row) => withEpochTimes(row as Record<string, unknown>, times)));
+  return sql`select ${sql.raw(select)} from jsonb_to_recordset(${json}::jsonb) as r(${sql.raw(definition)})`;
+}
+
+function withEpochTimes(row: Record<string, unknown>, names: string[]): Record<string, unknown> {
+  const copy = { ...row };
+  for (const name of names) {
+    const value = row[name];
+    if (value instanceof Date) copy[name] = value.getTime();
+  }
+  return copy;
 }
 
 /**

@@ -149,6 +149,14 @@ describe('ingest when the database fails', () => {
     );
     expect(response.statusCode).toBe(503);
     expect(response.json()).toMatchObject({ error: 'unavailable' });
+    // The operator sees why: the underlying error's type, never its message's values.
+    const failure = t
+      .logs()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
+      .find((entry) => entry.msg === 'request failed');
+    expect(failure?.err).toMatchObject({ code: 'unavailable', cause: { type: expect.any(String) } });
     await t.app.close();
   });
 });

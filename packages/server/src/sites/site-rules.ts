@@ -19,11 +19,6 @@ export const domainTaken = () =>
     field: 'domain',
   });
 
-/** A PostgreSQL unique violation: the partial index on active (account, domain) pairs. */
-export function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string }).code === '23505';
-}
-
 /** Normalises a hostname field or answers 422 naming it. */
 export function requireHostname(field: string, raw: string): string {
   const parsed = parseHostname(raw);

@@ -6,6 +6,7 @@
 import type { Kysely, Updateable } from 'kysely';
 import { coversSite, type Principal, requireScope } from '../access/principal.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
+import { isUniqueViolation } from '../db/errors.js';
 import type { AttributionModel, DB, Region, SitesTable } from '../db/types.js';
 import { badInput, forbidden, notFound } from '../http/errors.js';
 import type { KeysService } from '../keys/keys.service.js';
@@ -19,7 +20,6 @@ import { createSiteErasure } from './site-erasure.js';
 import {
   assertRoomForActiveSite,
   domainTaken,
-  isUniqueViolation,
   refuseIfAccountPendingDeletion,
   requireHostname,
 } from './site-rules.js';

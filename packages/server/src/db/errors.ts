@@ -1,0 +1,21 @@
+/**
+ * PostgreSQL errors by SQLSTATE (pg and PGlite both put it in `code`). Connection failures
+ * carry no SQLSTATE (node's own codes such as `ECONNREFUSED`, or none).
+ */
+const sqlStateOf = (error: unknown): string | undefined => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+};
+
+/** unique_violation: a concurrent insert took the key first. */
+export const isUniqueViolation = (error: unknown): boolean => sqlStateOf(error) === '23505';
+
+/**
+ * An error about the values written rather than the database: data exceptions (class 22),
+ * integrity constraints (23) and limits such as an index row too large (54). Writing the same
+ * values again fails the same way; writing other values may succeed.
+ */
+export function isDataError(error: unknown): boolean {
+  const state = sqlStateOf(error);
+  return state !== undefined && ['22', '23', '54'].includes(state.slice(0, 2));
+}
