@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Principal } from '../access/principal.js';
+import { isUniqueViolation } from '../db/errors.js';
 import type { DB } from '../db/types.js';
 import { AppError, badInput, notFound } from '../http/errors.js';
 import type { Clock } from '../lib/clock.js';
@@ -91,7 +92,7 @@ export function createGoalsService({ db, clock, sites }: GoalsDeps) {
         });
         return presentGoal(row, site.snippet_key);
       } catch (error) {
-        if (store.isUniqueViolation(error)) throw goalExists(input.name);
+        if (isUniqueViolation(error)) throw goalExists(input.name);
         throw error;
       }
     },
@@ -123,6 +124,8 @@ export function createGoalsService({ db, clock, sites }: GoalsDeps) {
       if (new Set(ids).size !== ids.length) throw badInput('goal_ids', 'goal_ids must not repeat an id');
       const site = await siteFor(principal, input.site_id, 'write');
       const rows = await db.transaction().execute(async (trx) => {
+        // Two reorders would otherwise lock the goal rows in their own listed orders and deadlock.
+        await store.lockGoalSet(trx, site.id);
         const own = await store.goalIdsOfSite(trx, site.id, ids);
         await store.setSortOrders(
           trx,

@@ -1,10 +1,9 @@
 /**
  * Writes one batch of ingest items in one transaction: resolves their sites, drops duplicates
  * (same event id), builds visits, links identities, registers goals, bumps the daily rollups,
- * queues outbox facts and marks sites verified. Writers are serialised per visitor with
- * advisory locks, so two processes never build two visits for one arrival. Whatever the batch
- * holds, that is four short round trips to the database (ingest.store.ts), and one more when a
- * goal name is new to this process.
+ * queues outbox facts and marks sites verified. Writers are serialised per event id and per
+ * visitor with advisory locks (lockKeysOf). Whatever the batch holds, that is four short round
+ * trips to the database (ingest.store.ts), and one more when a goal name is new to this process.
  */
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
@@ -34,6 +33,16 @@ function isCovered(site: Site, item: IngestItem): boolean {
   );
 }
 
+/**
+ * What a writer holds while it reads and writes an item: its event id, so that two processes
+ * given one event id at once store it once and only the first builds a visit from it; and its
+ * visitor, so that they never build two visits for one arrival.
+ */
+function lockKeysOf(item: IngestItem): string[] {
+  const event = `${item.snippetKey}|event:${item.eventId}`;
+  return item.visitorId ? [event, `${item.snippetKey}|visitor:${item.visitorId}`] : [event];
+}
+
 /** Rows of one batch, across its sites. */
 interface BatchRows extends store.BatchWrites {
   goalNames: Map<string, Set<string>>;
@@ -48,12 +57,7 @@ export function createBatchWriter({ db, clock }: { db: Kysely<DB>; clock: Clock 
     await db.connection().execute(async (connection) => {
       const now = clock.now();
       try {
-        await store.beginAndLock(
-          connection,
-          sortedLockIds(
-            items.map((item) => `${item.snippetKey}|${item.visitorId ?? `event:${item.eventId}`}`),
-          ),
-        );
+        await store.beginAndLock(connection, sortedLockIds(items.flatMap(lockKeysOf)));
         const state = await store.loadBatchState(
           connection,
           items.map((item) => ({ snippetKey: item.snippetKey, eventId: item.eventId })),

@@ -33,6 +33,21 @@ describe('POST /v1/collect', () => {
       .where('visitor_id', '=', vid)
       .orderBy('started_at')
       .execute();
+  const dailyVisitsOf = (siteId: string) =>
+    t.database.db
+      .selectFrom('daily_visits')
+      .select(['visits', 'pageviews'])
+      .where('site_id', '=', siteId)
+      .execute();
+  /** Runs `body` with a second app on the same database: its own group committer, as a second process has. */
+  const withSecondProcess = async (body: (other: TestApp) => Promise<void>) => {
+    const second = await buildApp({ config: t.config, database: t.database, clock: t.clock, logger: false });
+    try {
+      await body({ ...t, app: second, request: (options) => second.inject(options) });
+    } finally {
+      await second.close();
+    }
+  };
 
   it('records an AI-assistant arrival as a classified visit, after commit', async () => {
     const site = await newSite();
@@ -298,11 +313,8 @@ describe('POST /v1/collect', () => {
     expect(visits[0]?.pageviews).toBe(50);
   });
 
-  it('builds one visit per visitor when two server processes ingest the same visitors at once', async () => {
-    // A second app on the same database has its own group committer, as a second process would.
-    const second = await buildApp({ config: t.config, database: t.database, clock: t.clock, logger: false });
-    try {
-      const other: TestApp = { ...t, app: second, request: (options) => second.inject(options) };
+  it('builds one visit per visitor when two server processes ingest the same visitors at once', () =>
+    withSecondProcess(async (other) => {
       const site = await newSite();
       const vids = Array.from({ length: 5 }, newVisitorId);
       const responses = await Promise.all(
@@ -319,16 +331,44 @@ describe('POST /v1/collect', () => {
         expect(visits).toHaveLength(1);
         expect(visits[0]?.pageviews).toBe(16);
       }
-      const daily = await t.database.db
-        .selectFrom('daily_visits')
-        .select(['visits', 'pageviews'])
+      expect(await dailyVisitsOf(site.id)).toEqual([{ visits: 5, pageviews: 80 }]);
+    }));
+
+  it('stores one event, and one visit, when two processes get one event id from two visitors at once', () =>
+    withSecondProcess(async (other) => {
+      const site = await newSite();
+      const eids = Array.from({ length: 20 }, newEventId);
+      const responses = await Promise.all(
+        eids.flatMap((eid) =>
+          [t, other].map((app) =>
+            collect(app, { ...pageview(site.snippet_key, newVisitorId(), 'https://shop.example.com/'), eid }),
+          ),
+        ),
+      );
+      expect(responses.every((r) => r.statusCode === 202)).toBe(true);
+      const db = t.database.db;
+      const events = await db
+        .selectFrom('events')
+        .select('visitor_id')
         .where('site_id', '=', site.id)
         .execute();
-      expect(daily).toEqual([{ visits: 5, pageviews: 80 }]);
-    } finally {
-      await second.close();
-    }
-  });
+      const visits = await db
+        .selectFrom('visits')
+        .select(['visitor_id', 'pageviews'])
+        .where('site_id', '=', site.id)
+        .execute();
+      const visitors = await db
+        .selectFrom('visitors')
+        .select('visitor_id')
+        .where('site_id', '=', site.id)
+        .execute();
+      // Only the visitor whose event was stored has a visit and a visitor row.
+      expect(events).toHaveLength(20);
+      expect(visits.map((v) => v.visitor_id).sort()).toEqual(events.map((e) => e.visitor_id).sort());
+      expect(visits.every((v) => v.pageviews === 1)).toBe(true);
+      expect(visitors.map((v) => v.visitor_id).sort()).toEqual(events.map((e) => e.visitor_id).sort());
+      expect(await dailyVisitsOf(site.id)).toEqual([{ visits: 20, pageviews: 20 }]);
+    }));
 
   it('answers preflights and takes JSON bodies too', async () => {
     const preflight = await t.request({

@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { Principal } from '../access/principal.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
+import { isUniqueViolation } from '../db/errors.js';
 import type { DB } from '../db/types.js';
 import { AppError, notFound } from '../http/errors.js';
 import { type Clock, DAY_MS } from '../lib/clock.js';
@@ -16,10 +17,9 @@ import {
   assertRoomForActiveSite,
   DELETION_WINDOW_DAYS,
   domainTaken,
-  isUniqueViolation,
   refuseIfAccountPendingDeletion,
 } from './site-rules.js';
-import { clearDeletion, findSiteById, lockAccountSites, lockSite, scheduleDeletion } from './sites.store.js';
+import { clearDeletion, lockAccountSites, lockSite, scheduleDeletion } from './sites.store.js';
 
 export interface SiteDeletionDeps {
   db: Kysely<DB>;
@@ -42,11 +42,13 @@ export function createSiteDeletion({ db, clock, accounts }: SiteDeletionDeps) {
       }
       const now = clock.now();
       const effectiveAt = new Date(now.getTime() + DELETION_WINDOW_DAYS * DAY_MS);
-      // Already scheduled (here or by a concurrent request): report the deadline that stands.
-      const row =
-        (await scheduleDeletion(db, site.id, now, effectiveAt)) ??
-        (await findSiteById(db, site.id)) ??
-        undefined;
+      // Under the row lock, so a concurrent restore or delete cannot slip between the two steps.
+      const row = await db.transaction().execute(async (trx) => {
+        const current = await lockSite(trx, site.id);
+        // Already scheduled (here or by a concurrent request): report the deadline that stands.
+        if (!current || current.deleted_at !== null) return current;
+        return scheduleDeletion(trx, site.id, now, effectiveAt);
+      });
       if (!row?.deleted_at || !row.deletion_effective_at) throw notFound('Site');
       return {
         status: 'deletion_scheduled' as const,
