@@ -16,6 +16,8 @@ export const REDACTED_PATHS = [
   '*.token',
   '*.secret',
   '*.authorization',
+  '*.cookie',
+  '*.ip',
 ];
 
 interface LoggedRequest {
@@ -41,7 +43,13 @@ export function buildLoggerOptions(
         message: err.message,
         code: err.code,
         stack: err.stack ?? '',
+        // A cause's message may quote the values it choked on: its type and code tell enough.
+        ...(err.cause instanceof Error ? { cause: causeOf(err.cause) } : {}),
       }),
     },
   };
+}
+
+function causeOf(error: Error & { code?: unknown }) {
+  return { type: error.name, code: typeof error.code === 'string' ? error.code : undefined };
 }

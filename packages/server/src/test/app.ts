@@ -25,6 +25,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** `env` reaches `loadConfig`; `LOG_LEVEL` (default `info`) sets the level of the captured log. */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const database = await openTestDatabase();
   const clock = createManualClock(new Date());
@@ -34,7 +35,12 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   stream.on('data', (chunk) => {
     logText += chunk.toString();
   });
-  const app = await buildApp({ config, database, clock, logger: buildLoggerOptions('info', stream) });
+  const app = await buildApp({
+    config,
+    database,
+    clock,
+    logger: buildLoggerOptions(config.logLevel, stream),
+  });
   return {
     app,
     database,
