@@ -56,6 +56,11 @@ const schema = z.object({
       (value) => value.toLowerCase() === 'off' || (/^https?:\/\/\S+$/.test(value) && URL.canParse(value)),
       'must be an http:// or https:// URL, or off',
     )
+    // fetch refuses URLs with credentials; a key belongs in the query string.
+    .refine(
+      (value) => !URL.canParse(value) || !/^https?:\/\/[^/?#]*@/.test(value),
+      'must not hold a user name or password',
+    )
     .default(ECB_DAILY_RATES_URL),
   RATES_REFRESH_HOURS: z.coerce.number().int().min(1).max(168).default(6),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z

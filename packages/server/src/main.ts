@@ -11,6 +11,7 @@ import { migrate } from './db/migrate.js';
 import { prepareSetupToken, resolveSecretKey } from './instance.js';
 import { startPeriodicJob } from './jobs/periodic.js';
 import { HOUR_MS, MINUTE_MS, systemClock } from './lib/clock.js';
+import { shownUrl } from './rates/rates-fetch.js';
 import { startRatesRefresh } from './rates/rates-refresh-job.js';
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
@@ -62,7 +63,10 @@ async function main(): Promise<void> {
         onRefreshed: (result) =>
           app.log.info({ job: 'rates-refresh', ...result }, 'exchange rates refreshed'),
         onError: (error) =>
-          app.log.warn({ err: error, job: 'rates-refresh', url: ratesUrl }, 'exchange rates refresh failed'),
+          app.log.warn(
+            { err: error, job: 'rates-refresh', url: shownUrl(ratesUrl) },
+            'exchange rates refresh failed',
+          ),
       })
     : undefined;
   // ─────────────────────────────────────────────────────────────────────────────────────────

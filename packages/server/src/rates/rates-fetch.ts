@@ -14,37 +14,52 @@ export class RatesFetchError extends Error {
   }
 }
 
+/**
+ * The URL as messages and logs show it: origin and path only, since a provider's key can ride
+ * in the query string or the user part.
+ */
+export function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return '(not a valid URL)';
+  }
+}
+
 export async function fetchRatesFile(
   url: string,
   options: { fetch: typeof globalThis.fetch; timeoutMs: number; signal?: AbortSignal },
 ): Promise<string> {
   const deadline = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
+  const shown = shownUrl(url);
   const described = (error: unknown): RatesFetchError => {
     if (error instanceof RatesFetchError) return error;
-    if (options.signal?.aborted) return new RatesFetchError(`GET ${url} cancelled`, { cause: error });
+    if (options.signal?.aborted) return new RatesFetchError(`GET ${shown} cancelled`, { cause: error });
     if (deadline.aborted) {
-      return new RatesFetchError(`GET ${url} timed out after ${options.timeoutMs} ms`, { cause: error });
+      return new RatesFetchError(`GET ${shown} timed out after ${options.timeoutMs} ms`, { cause: error });
     }
     const reason = error instanceof Error ? (error.cause ?? error) : error;
-    const message = reason instanceof Error ? reason.message : String(reason);
-    return new RatesFetchError(`GET ${url} failed: ${message}`, { cause: error });
+    // Some messages quote the URL in full.
+    const message = (reason instanceof Error ? reason.message : String(reason)).replaceAll(url, shown);
+    return new RatesFetchError(`GET ${shown} failed: ${message}`, { cause: error });
   };
   try {
     const response = await options.fetch(url, { signal, headers: { accept: 'application/xml, text/xml' } });
     if (!response.ok) {
       await response.body?.cancel().catch(() => {});
-      throw new RatesFetchError(`GET ${url} answered ${response.status}`);
+      throw new RatesFetchError(`GET ${shown} answered ${response.status}`);
     }
-    return await readCapped(response, url);
+    return await readCapped(response, shown);
   } catch (error) {
     throw described(error);
   }
 }
 
-async function readCapped(response: Response, url: string): Promise<string> {
+async function readCapped(response: Response, shown: string): Promise<string> {
   const tooLarge = () =>
-    new RatesFetchError(`GET ${url}: the file is larger than ${MAX_RATES_FILE_BYTES} bytes`);
+    new RatesFetchError(`GET ${shown}: the file is larger than ${MAX_RATES_FILE_BYTES} bytes`);
   if (Number(response.headers.get('content-length') ?? 0) > MAX_RATES_FILE_BYTES) {
     await response.body?.cancel().catch(() => {});
     throw tooLarge();
@@ -66,6 +81,6 @@ async function readCapped(response: Response, url: string): Promise<string> {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
   } catch {
-    throw new RatesFetchError(`GET ${url}: the file is not valid UTF-8`);
+    throw new RatesFetchError(`GET ${shown}: the file is not valid UTF-8`);
   }
 }

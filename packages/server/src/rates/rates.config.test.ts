@@ -28,6 +28,9 @@ describe('rates configuration', () => {
   it('names the variable when a value is wrong', () => {
     expect(() => loadConfig({ RATES_URL: 'ftp://ecb.example/rates.xml' })).toThrow(ConfigError);
     expect(() => loadConfig({ RATES_URL: 'ecb.europa.eu' })).toThrow(/^RATES_URL: must be an http/);
+    expect(() => loadConfig({ RATES_URL: 'https://user:hunter2@rates.example/daily.xml' })).toThrow(
+      'RATES_URL: must not hold a user name or password (see the configuration table in README.md)',
+    );
     expect(() => loadConfig({ RATES_REFRESH_HOURS: '0' })).toThrow(/^RATES_REFRESH_HOURS:/);
     expect(() => loadConfig({ RATES_REFRESH_HOURS: '1.5' })).toThrow(/^RATES_REFRESH_HOURS:/);
   });

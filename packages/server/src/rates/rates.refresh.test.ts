@@ -84,6 +84,20 @@ describe('rates refresh', () => {
     expect(await count()).toBe(0);
   });
 
+  it('keeps a key in the query string or user part out of its messages', async () => {
+    const url = await serve((_, response) => response.writeHead(403).end());
+    const withKey = `${url}?access_key=s3cret-key`;
+    await expect(rates.refresh(withKey)).rejects.toThrow(new RatesFetchError(`GET ${url} answered 403`));
+    expect(requests.map((request) => request.url)).toEqual([
+      '/stats/eurofxref/eurofxref-daily.xml?access_key=s3cret-key',
+    ]);
+    // fetch refuses credentials and quotes the URL it refused; config refuses them too.
+    const withUser = withKey.replace('http://', 'http://user:hunter2@');
+    const message = await rates.refresh(withUser).catch((error: Error) => error.message);
+    expect(message).toMatch(new RegExp(`^GET ${url} failed: `));
+    expect(message).not.toMatch(/s3cret|hunter2|access_key/);
+  });
+
   it('gives up on a server that never answers, within the deadline', async () => {
     const url = await serve(() => {});
     const started = Date.now();
