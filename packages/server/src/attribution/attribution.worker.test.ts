@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newVisitorId } from '../ingest/ingest.fixtures.js';
 import { DAY_MS, HOUR_MS } from '../lib/clock.js';
@@ -175,6 +176,25 @@ describe('attribution worker', () => {
     ]);
     expect(await outboxOf(site.id)).toHaveLength(1);
     expect(await jobOf(site.id, eventId)).toMatchObject({ status: 'done', attempts: 2, last_error: null });
+  });
+
+  it('records a database failure by its code, without the values it quotes', async () => {
+    const site = await newSite();
+    const vid = newVisitorId();
+    await arrive(t, site, vid, 'chatgpt');
+    const eventId = await convert(t, site, vid, 'signup');
+    const failing = createAttributionWorker({
+      db: t.database.db,
+      clock: t.clock,
+      hooks: {
+        afterCredits: (_job, trx) => sql`select ${'alice@example.com'}::int`.execute(trx).then(() => {}),
+      },
+    });
+    const [outcome] = await failing.runAttributionBatch();
+    expect(outcome).toMatchObject({ eventId, outcome: 'retrying', error: 'database error 22P02' });
+    expect(await jobOf(site.id, eventId)).toMatchObject({ last_error: 'database error 22P02' });
+    t.clock.advance(retryDelayMs(1));
+    expect(await worker().runAttributionBatch()).toEqual([{ siteId: site.id, eventId, outcome: 'done' }]);
   });
 
   it('backs off exponentially and gives up after the last attempt', async () => {

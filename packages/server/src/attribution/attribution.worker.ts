@@ -8,6 +8,7 @@
  * MAX_ATTEMPTS it stays `failed` with its last error.
  */
 import { type Kysely, sql } from 'kysely';
+import { describeError } from '../db/errors.js';
 import type { DB } from '../db/types.js';
 import type { Clock } from '../lib/clock.js';
 import { HOUR_MS } from '../lib/clock.js';
@@ -55,7 +56,7 @@ export function createAttributionWorker({
         return { ...processed, outcome: 'done' } satisfies ProcessedJob;
       } catch (error) {
         await sql`rollback to savepoint attribution_job`.execute(trx);
-        const message = (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_CHARS);
+        const message = describeError(error).slice(0, MAX_ERROR_CHARS);
         const attempts = job.attempts + 1;
         const isFinal = attempts >= MAX_ATTEMPTS;
         const runAfter = new Date(now.getTime() + retryDelayMs(attempts));

@@ -19,3 +19,15 @@ export function isDataError(error: unknown): boolean {
   const state = sqlStateOf(error);
   return state !== undefined && ['22', '23', '54'].includes(state.slice(0, 2));
 }
+
+/**
+ * An error as logs and stored failure notes may show it. A database error's message can quote
+ * the values it refused, so it is named by SQLSTATE and, where PostgreSQL gives one, the
+ * constraint; any other error keeps its message.
+ */
+export function describeError(error: unknown): string {
+  const state = sqlStateOf(error);
+  if (state === undefined) return error instanceof Error ? error.message : String(error);
+  const { constraint } = error as { constraint?: unknown };
+  return `database error ${state}${typeof constraint === 'string' ? ` (${constraint})` : ''}`;
+}

@@ -5,6 +5,7 @@
  * worker processes can run this at once without doing the same work twice.
  */
 import type { Kysely } from 'kysely';
+import { describeError } from '../db/errors.js';
 import type { DB } from '../db/types.js';
 import { deleteOwnedBatch, hasOwnedRows, type OwnedRows } from '../jobs/batched-delete.js';
 import { type Clock, MINUTE_MS } from '../lib/clock.js';
@@ -155,7 +156,7 @@ export function createSiteErasure({ db, clock }: { db: Kysely<DB>; clock: Clock 
         if (outcome === 'paused')
           await store.releaseErasure(db, job.site_id, workerId, { retryAt: null, error: null });
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = describeError(error);
         report.failed.push({ snippet_key: job.snippet_key, error: message });
         const retryAt = new Date(clock.now().getTime() + ERASURE_RETRY_DELAY_MS);
         await store.releaseErasure(db, job.site_id, workerId, { retryAt, error: message.slice(0, 1000) });

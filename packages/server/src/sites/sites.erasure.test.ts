@@ -197,8 +197,14 @@ describe('site erasure', () => {
     await sql`insert into erasure_blocker values (${uuid})`.execute(t.database.db);
     t.clock.advance(WINDOW_MS);
     const failed = await run();
-    expect(failed.failed).toEqual([{ snippet_key: site.site_id, error: expect.any(String) }]);
-    expect(await job()).toMatchObject({ status: 'running', locked_by: null, last_error: expect.any(String) });
+    expect(failed.failed).toEqual([
+      { snippet_key: site.site_id, error: 'database error 23503 (erasure_blocker_site_id_fkey)' },
+    ]);
+    expect(await job()).toMatchObject({
+      status: 'running',
+      locked_by: null,
+      last_error: 'database error 23503 (erasure_blocker_site_id_fkey)',
+    });
     await sql`delete from erasure_blocker`.execute(t.database.db);
     expect((await run()).erased).toEqual([]);
     t.clock.advance(ERASURE_RETRY_DELAY_MS);
