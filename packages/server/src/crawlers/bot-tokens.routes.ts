@@ -4,10 +4,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { principalOf } from '../http/authenticate.js';
 import { codedErrorSchema, uuidParam } from '../http/schemas.js';
-import { SNIPPET_KEY_PATTERN } from '../lib/ids.js';
+import { SITE_REF_PATTERN } from '../lib/ids.js';
 import type { BotTokensService } from './bot-tokens.service.js';
 
-const snippetKey = z.string().regex(SNIPPET_KEY_PATTERN, 'must be a ttid_ snippet key');
+const siteRef = z
+  .string()
+  .regex(SITE_REF_PATTERN, 'must be a ttid_ snippet key (a dashboard session may also pass the site UUID)');
 const tokenSchema = z.object({
   id: z.uuid(),
   name: z.string(),
@@ -38,7 +40,7 @@ export function registerBotTokenRoutes(app: FastifyInstance, { botTokens }: { bo
         summary: 'List bot tokens (metadata only; the token and its hash are never shown)',
         description:
           'A dashboard session must be an account-wide admin. `site_id` narrows to one site; a site out of reach gives an empty list.',
-        querystring: z.strictObject({ site_id: snippetKey.optional() }),
+        querystring: z.strictObject({ site_id: siteRef.optional() }),
         response: { 200: z.object({ bot_tokens: z.array(tokenSchema) }), ...errors },
       },
     },
@@ -56,7 +58,7 @@ export function registerBotTokenRoutes(app: FastifyInstance, { botTokens }: { bo
           'Needs `credentials:write` and `ingest:write`; the key’s creator must still be an account-wide admin. ' +
           'At most 5 active tokens per site and 30 per account (409 `bot_token_limit_reached`). ' +
           'Give the crawler middleware `snippet_key` and `plaintext_token`. Rotation: mint the replacement, deploy it, then revoke the old one.',
-        body: z.strictObject({ site_id: snippetKey, name: z.string().trim().min(1).max(100).optional() }),
+        body: z.strictObject({ site_id: siteRef, name: z.string().trim().min(1).max(100).optional() }),
         response: {
           201: z.object({
             id: z.uuid(),

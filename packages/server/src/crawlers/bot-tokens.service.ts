@@ -42,7 +42,7 @@ export function createBotTokensService(deps: {
   db: Kysely<DB>;
   clock: Clock;
   accounts: Pick<AccountsService, 'requireAdmin'>;
-  sites: Pick<SitesService, 'getReachableSite'>;
+  sites: Pick<SitesService, 'getReachableSite' | 'resolveSite'>;
 }) {
   const { db, clock, accounts, sites } = deps;
   const cache = new Map<string, { identity: BotIdentity | null; expiresAt: number }>();
@@ -53,11 +53,17 @@ export function createBotTokensService(deps: {
   };
 
   return {
-    async list(principal: Principal, snippetKey: string | undefined) {
+    async list(principal: Principal, siteRef: string | undefined) {
       await requireSessionAdmin(principal);
       let siteId: string | null = principal.kind === 'key' ? principal.siteId : null;
-      if (snippetKey) {
-        const site = await sites.getReachableSite(principal, snippetKey).catch(() => null);
+      if (siteRef) {
+        // A read of existing data: a site scheduled for deletion still lists its tokens (§3.1).
+        const site = await sites
+          .resolveSite(principal, siteRef, { includeScheduled: true })
+          .catch((error: unknown) => {
+            if (error instanceof AppError && error.status === 404) return null;
+            throw error;
+          });
         if (!site) return [];
         siteId = site.id;
       }

@@ -7,7 +7,7 @@ import type { DB } from '../db/types.js';
 import { principalOf } from '../http/authenticate.js';
 import { codedErrorSchema } from '../http/schemas.js';
 import type { Clock } from '../lib/clock.js';
-import { SNIPPET_KEY_PATTERN } from '../lib/ids.js';
+import { SITE_REF_PATTERN } from '../lib/ids.js';
 import { daySchema, resolveDayWindow } from '../revenue/day-window.js';
 import type { SitesService } from '../sites/sites.service.js';
 import { buildCrawlerReport, type Convert } from './crawler-report.js';
@@ -55,7 +55,7 @@ const reportSchema = z.object({
 
 export function registerCrawlerReportRoute(
   app: FastifyInstance,
-  deps: { db: Kysely<DB>; clock: Clock; sites: Pick<SitesService, 'getReachableSite'>; convert: Convert },
+  deps: { db: Kysely<DB>; clock: Clock; sites: Pick<SitesService, 'resolveSite'>; convert: Convert },
 ) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/crawlers',
@@ -71,7 +71,12 @@ export function registerCrawlerReportRoute(
         description:
           '`from`/`to` default to the last 7 days (UTC), at most 365 days apart; `attribution_model` defaults to last_touch.',
         querystring: z.strictObject({
-          site_id: z.string().regex(SNIPPET_KEY_PATTERN, 'must be a ttid_ snippet key'),
+          site_id: z
+            .string()
+            .regex(
+              SITE_REF_PATTERN,
+              'must be a ttid_ snippet key (a dashboard session may also pass the site UUID)',
+            ),
           from: daySchema.optional(),
           to: daySchema.optional(),
           attribution_model: z
@@ -90,7 +95,10 @@ export function registerCrawlerReportRoute(
     async (request) => {
       const query = request.query;
       const { from, to } = resolveDayWindow(query, deps.clock.now(), { defaultDays: 7, maxDays: 365 });
-      const site = await deps.sites.getReachableSite(principalOf(request), query.site_id);
+      // A read of existing data: it keeps working while the site's deletion is scheduled (§3.1).
+      const site = await deps.sites.resolveSite(principalOf(request), query.site_id, {
+        includeScheduled: true,
+      });
       return buildCrawlerReport(
         deps.db,
         {

@@ -19,6 +19,9 @@ export const API_KEY_PREFIX = 'tk_live_';
 export const API_KEY_PATTERN = /^tk_live_[0-9A-Za-z]{32,64}$/;
 export const SNIPPET_KEY_PATTERN = /^ttid_[0-9A-Za-z]{22}$/;
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A site as a caller names it: snippet key, or (for a dashboard session) the internal UUID. */
+export const SITE_REF_PATTERN =
+  /^(ttid_[0-9A-Za-z]{22}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
 
 export function newApiKey(): string {
   return API_KEY_PREFIX + randomBase62(40);
