@@ -82,7 +82,7 @@ export const conversionsPageSchema = z.object({
     .int()
     .nullable()
     .describe(
-      'Conversions in the window (for `event_name` when given) from the daily totals; null when `source` is given',
+      'Conversions in the window (for `event_name` when given) from the daily totals; null when `source` is given or the daily totals cannot be read (`event_names` is then empty)',
     ),
   event_names: z
     .array(z.object({ name: z.string(), count: z.number().int() }))

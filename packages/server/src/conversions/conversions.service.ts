@@ -65,6 +65,18 @@ function presentRow(row: ConversionRow, displayCurrency: string) {
   };
 }
 
+/**
+ * The counts come from the daily totals; when those cannot be read the page is still served,
+ * with `total_count` null (§4.5) and no event names, rather than failing the whole listing.
+ */
+async function unlessUnreadable<T, F>(count: Promise<T>, fallback: F): Promise<T | F> {
+  try {
+    return await count;
+  } catch {
+    return fallback;
+  }
+}
+
 export function createConversionsService({
   db,
   clock,
@@ -121,9 +133,9 @@ export function createConversionsService({
         has_more: rows.length === pageSize,
         total_count:
           query.source === undefined
-            ? await countConversions(db, { ...counted, eventName: query.event_name })
+            ? await unlessUnreadable(countConversions(db, { ...counted, eventName: query.event_name }), null)
             : null,
-        event_names: await countByEventName(db, counted),
+        event_names: await unlessUnreadable(countByEventName(db, counted), []),
         display_currency: site.currency,
       };
     },
