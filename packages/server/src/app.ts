@@ -19,6 +19,7 @@ import { registerGoalRoutes } from './goals/goals.routes.js';
 import { registerHealthRoutes } from './health/health.routes.js';
 import { installAuthentication } from './http/authenticate.js';
 import { installErrorHandling } from './http/error-handler.js';
+import { installJsonBodyParser } from './http/json-body.js';
 import { buildLoggerOptions } from './http/logging.js';
 import { installOpenApi, registerOpenApiRoute } from './http/openapi.js';
 import { installRateLimits } from './http/rate-limit.js';
@@ -90,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
+  installJsonBodyParser(app);
 
   const services = createServices({ db: database.db, clock, config });
   app.decorate('services', services);

@@ -52,6 +52,37 @@ describe('HTTP conventions', () => {
     expect(response.json()).toMatchObject({ error: 'unsupported_media_type' });
   });
 
+  it('takes an empty JSON body as no body on a route that takes none, and refuses it elsewhere', async () => {
+    const json = { ...bearer(owner.apiKey), 'content-type': 'application/json' };
+    const created = await t.request({
+      method: 'POST',
+      url: '/v1/sites',
+      headers: json,
+      payload: { domain: 'empty-body.example.com' },
+    });
+    expect(created.statusCode).toBe(201);
+    const restore = await t.request({
+      method: 'POST',
+      url: `/v1/sites/${created.json().site_id}/restore`,
+      headers: json,
+      payload: '',
+    });
+    expect(restore.statusCode).toBe(200);
+    expect(restore.json()).toMatchObject({ status: 'active' });
+
+    const empty = await t.request({ method: 'POST', url: '/v1/sites', headers: json, payload: '' });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json()).toMatchObject({ message: 'Body is empty' });
+    const poisoned = await t.request({
+      method: 'POST',
+      url: '/v1/sites',
+      headers: json,
+      payload: '{"domain":"proto.example.com","__proto__":{"admin":true}}',
+    });
+    expect(poisoned.statusCode).toBe(400);
+    expect(poisoned.json()).toMatchObject({ message: 'Body is not valid JSON' });
+  });
+
   it('answers text the database cannot store (a NUL character) with 422, not 500', async () => {
     const site = await t.request({
       method: 'POST',
