@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { uuidParam } from '../http/schemas.js';
+import { SITE_REF_PATTERN } from '../lib/ids.js';
 import {
   DISPLAY_NAME_MAX_CHARS,
   displayNameProblem,
@@ -13,9 +14,6 @@ import {
 } from './goal-fields.js';
 import { goalNameProblem } from './goal-names.js';
 import { isReportDay, REPORT_DAY_MESSAGE } from './report-window.js';
-
-const SITE_REF_PATTERN =
-  /^(ttid_[0-9A-Za-z]{22}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
 
 /** Adds `problem(value)` as the issue message when it names one. */
 const ruled =

@@ -2,11 +2,9 @@
 import { z } from 'zod';
 import { ATTRIBUTION_MODELS } from '../attribution/models.js';
 import { codedErrorSchema } from '../http/schemas.js';
+import { SITE_REF_PATTERN } from '../lib/ids.js';
 import { daySchema } from './day-window.js';
 import { REVENUE_DEFAULT_DAYS, REVENUE_MAX_DAYS } from './revenue.service.js';
-
-const SITE_REF_PATTERN =
-  /^(ttid_[0-9A-Za-z]{22}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
 
 export const revenueQuery = z.strictObject({
   site_id: z

@@ -3,13 +3,11 @@
  * hostname, cookie apex and currency rules live in the service, which every caller shares.
  */
 import { z } from 'zod';
+import { SITE_REF_PATTERN } from '../lib/ids.js';
 
 export const ATTRIBUTION_MODELS = ['first_touch', 'last_touch', 'linear', 'time_decay'] as const;
 const MAX_SITE_NAME_CHARS = 60;
 const MAX_HOSTNAME_INPUT = 253;
-const SITE_REF_PATTERN =
-  /^(ttid_[0-9A-Za-z]{22}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
-
 export const siteParams = z.strictObject({
   siteId: z
     .string()
