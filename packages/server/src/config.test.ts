@@ -42,7 +42,21 @@ describe('configuration', () => {
     });
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, ::1, fd00::/8' }).trustProxy).toEqual([
+      'loopback',
+      '::1',
+      'fd00::/8',
+    ]);
   });
+
+  it.each(['100', 'abc', '1.2.3.4/40', '10.0.0.0/8, 300.1.1.1', 'fe80::/129'])(
+    'refuses TRUST_PROXY=%s at start, naming the variable',
+    (value) => {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(
+        /^TRUST_PROXY: must be true, false, a hop count \(1 to 99\)/,
+      );
+    },
+  );
 
   it.each([
     ['PORT', 'eighty'],

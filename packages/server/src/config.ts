@@ -3,6 +3,7 @@
  * process with one line naming the variable. The README's configuration table mirrors this file.
  */
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -13,13 +14,28 @@ export const ECB_DAILY_RATES_URL = 'https://www.ecb.europa.eu/stats/eurofxref/eu
 /** `TRUST_PROXY`: false, true, a hop count, or a comma-separated list of addresses/CIDRs. */
 export type TrustProxy = boolean | number | string[];
 
+/** proxy-addr's names for whole ranges, accepted by Fastify's `trustProxy`. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address or CIDR as proxy-addr (Fastify's `trustProxy`) will parse it, so start-up cannot fail later. */
+function isProxyAddress(part: string): boolean {
+  if (PROXY_RANGE_NAMES.has(part)) return true;
+  if (!part.includes('/')) return ipaddr.isValid(part);
+  try {
+    ipaddr.parseCIDR(part);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function parseTrustProxy(raw: string): TrustProxy | undefined {
   const value = raw.trim().toLowerCase();
   if (value === '' || value === 'false' || value === '0') return false;
   if (value === 'true') return true;
-  if (/^[1-9]\d{0,1}$/.test(value)) return Number(value);
+  if (/^\d+$/.test(value)) return Number(value) <= 99 ? Number(value) : undefined;
   const parts = value.split(',').map((part) => part.trim());
-  return parts.every((part) => /^[0-9a-f:.]+(\/\d{1,3})?$/.test(part)) ? parts : undefined;
+  return parts.every(isProxyAddress) ? parts : undefined;
 }
 
 const schema = z.object({
@@ -116,7 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const trustProxy = parseTrustProxy(values.TRUST_PROXY);
   if (trustProxy === undefined) {
     throw new ConfigError(
-      'TRUST_PROXY: must be true, false, a hop count, or a comma-separated list of addresses (see README.md)',
+      'TRUST_PROXY: must be true, false, a hop count (1 to 99), or a comma-separated list of addresses, CIDR ranges or loopback, linklocal, uniquelocal (see README.md)',
     );
   }
   return {

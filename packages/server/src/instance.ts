@@ -1,7 +1,7 @@
 /**
  * Start-up chores that belong to the installation rather than to a request: the server secret
  * (from SECRET_KEY, or generated once and kept in the database so every process shares it) and
- * the one-time setup token printed while no account exists.
+ * the one-time setup token printed while no account exists, and SITE_LIMIT.
  */
 import type { Kysely } from 'kysely';
 import { SETUP_TOKEN_SETTING } from './accounts/accounts.service.js';
@@ -26,4 +26,17 @@ export async function prepareSetupToken(db: Kysely<DB>, config: Config): Promise
   const token = randomToken(24);
   await writeSetting(db, SETUP_TOKEN_SETTING, sha256Hex(token));
   return token;
+}
+
+/**
+ * SITE_LIMIT is the site cap of self-hosted accounts. Setup copies it into the account; applying
+ * it again at every start makes a changed value take effect on restart, as operators expect.
+ */
+export async function applySiteLimit(db: Kysely<DB>, config: Pick<Config, 'siteLimit'>): Promise<void> {
+  await db
+    .updateTable('accounts')
+    .set({ site_limit: config.siteLimit })
+    .where('plan', '=', 'self_hosted')
+    .where('site_limit', '<>', config.siteLimit)
+    .execute();
 }

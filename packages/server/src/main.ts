@@ -8,7 +8,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
-import { prepareSetupToken, resolveSecretKey } from './instance.js';
+import { applySiteLimit, prepareSetupToken, resolveSecretKey } from './instance.js';
 import { startPeriodicJob } from './jobs/periodic.js';
 import { HOUR_MS, MINUTE_MS, systemClock } from './lib/clock.js';
 import { shownUrl } from './rates/rates-fetch.js';
@@ -34,6 +34,7 @@ async function main(): Promise<void> {
       : { kind: 'pglite', dataDir: config.dataDir },
   );
   await migrate(database.db);
+  await applySiteLimit(database.db, config);
   config = { ...config, secretKey: await resolveSecretKey(database.db, config) };
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
   const app = await buildApp({ config, database, clock: systemClock, redis });
