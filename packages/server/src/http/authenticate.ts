@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Principal, requireScope, type Scope } from '../access/principal.js';
 import type { KeysService } from '../keys/keys.service.js';
 import type { SessionsService } from '../sessions/sessions.service.js';
-import { unauthorized } from './errors.js';
+import { AppError, unauthorized } from './errors.js';
 
 export const SESSION_COOKIE = 'tt_session';
 
@@ -52,7 +52,11 @@ export function installAuthentication(
   app.addHook('onRequest', async (request) => {
     const auth = request.routeOptions.config.auth;
     if (!auth) return;
-    const principal = await resolve(request, auth, deps);
+    const principal = await resolve(request, auth, deps).catch((error: unknown) => {
+      if (error instanceof AppError) throw error;
+      // The credential could not be checked (the database is down): a retry may succeed.
+      throw new AppError(503, 'unavailable', 'Could not check the credentials; retry', {}, error);
+    });
     if (!principal) throw unauthorized();
     if (auth.scope && principal.kind === 'key') requireScope(principal, auth.scope);
     request.principal = principal;

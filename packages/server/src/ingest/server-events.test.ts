@@ -159,4 +159,28 @@ describe('ingest when the database fails', () => {
     expect(failure?.err).toMatchObject({ code: 'unavailable', cause: { type: expect.any(String) } });
     await t.app.close();
   });
+
+  it('answers 503 to key-authenticated ingest when the key cannot be checked', async () => {
+    const t = await createTestApp();
+    const owner = await setUpOwner(t);
+    const site = await insertSite(t, owner.accountId, { domain: 'down.example.org' });
+    await t.database.close();
+    const event = await t.request({
+      method: 'POST',
+      url: '/v1/server/events',
+      headers: bearer(owner.apiKey),
+      payload: { site_id: site.snippet_key, name: 'signup', event_id: 'down-1' },
+    });
+    expect(event.statusCode).toBe(503);
+    expect(event.json()).toMatchObject({ error: 'unavailable' });
+    const payment = await t.request({
+      method: 'POST',
+      url: '/v1/server/payments',
+      headers: bearer(owner.apiKey),
+      payload: { site_id: site.snippet_key, transaction_id: 'tx-down', amount: 10, currency: 'EUR' },
+    });
+    expect(payment.statusCode).toBe(503);
+    expect(payment.json()).toEqual({ error: 'unavailable' });
+    await t.app.close();
+  });
 });
