@@ -122,6 +122,20 @@ async function main(): Promise<void> {
   };
   // ─────────────────────────────────────────────────────────────────────────────────────────
 
+  // ── Background worker: retention (retention/conversion-retention.ts), every hour ─────────
+  // Conversion records go 365 days after they happened (and were received); daily totals stay.
+  const conversionRetention = startPeriodicJob({
+    intervalMs: HOUR_MS,
+    run: async () => {
+      const purged = await app.services.retention.purgeExpiredConversions();
+      if (purged.deleted > 0)
+        app.log.info({ job: 'conversion-retention', ...purged }, 'expired conversion records deleted');
+    },
+    onError: (error) =>
+      app.log.error({ err: error, job: 'conversion-retention' }, 'conversion retention failed'),
+  });
+  // ─────────────────────────────────────────────────────────────────────────────────────────
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -132,6 +146,7 @@ async function main(): Promise<void> {
     await siteErasure.stop();
     await attribution.stop();
     await stopWebhookJobs();
+    await conversionRetention.stop();
     await ratesRefresh?.stop();
     await app.close();
     redis?.disconnect();

@@ -13,6 +13,7 @@ import { createKeysService } from './keys/keys.service.js';
 import type { Clock } from './lib/clock.js';
 import { createPaymentsService } from './payments/payments.service.js';
 import { createRatesService } from './rates/rates.service.js';
+import { createConversionRetention } from './retention/conversion-retention.js';
 import { createRevenueService } from './revenue/revenue.service.js';
 import { createSessionsService } from './sessions/sessions.service.js';
 import { createSitesService } from './sites/sites.service.js';
@@ -40,6 +41,7 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
   // AI crawler tracking (issue 8).
   const botTokens = createBotTokensService({ db, clock, accounts, sites });
   const crawlerHits = createCrawlerHitsService({ db, clock });
+  const retention = createConversionRetention({ db, clock });
   return {
     sites,
     keys,
@@ -56,6 +58,7 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
     revenue,
     botTokens,
     crawlerHits,
+    retention,
   };
 }
 
