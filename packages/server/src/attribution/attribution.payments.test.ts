@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newVisitorId } from '../ingest/ingest.fixtures.js';
 import { emailPersonKey } from '../ingest/person-key.js';
 import { DAY_MS, HOUR_MS } from '../lib/clock.js';
-import { createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { bearer, createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
-import { arrive, recordPayment, recordRefund, revenueRows } from './attribution.fixtures.js';
+import { arrive, recordPayment, recordRefund, revenueRows, serverEvent } from './attribution.fixtures.js';
 import { createAttributionWorker } from './attribution.worker.js';
 
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
@@ -201,6 +201,56 @@ describe('attribution of payments', () => {
     expect((await revenueRows(t, site.id, 'linear')).reduce((sum, row) => sum + row.refunded_minor, 0)).toBe(
       3501,
     );
+  });
+
+  it('credits a payment that carries only an email to the visitor a server event linked by user id and email', async () => {
+    const site = await newSite();
+    const vid = newVisitorId();
+    await arrive(t, site, vid, 'chatgpt');
+    t.clock.advance(HOUR_MS);
+    await serverEvent(t, owner.apiKey, {
+      site_id: site.snippet_key,
+      name: 'signup',
+      visitor_id: vid,
+      user_id: 'user-77',
+      email: 'Buyer@Example.com',
+    });
+    t.clock.advance(DAY_MS);
+    const paid = await t.request({
+      method: 'POST',
+      url: '/v1/server/payments',
+      headers: bearer(owner.apiKey),
+      payload: {
+        site_id: site.snippet_key,
+        transaction_id: 'tx-email-only',
+        amount: 49,
+        currency: 'EUR',
+        email: 'buyer@example.com',
+      },
+    });
+    expect(paid.statusCode).toBe(202);
+    await attribute();
+    const credits = await t.database.db
+      .selectFrom('attribution_credits as c')
+      .innerJoin('events as e', (join) =>
+        join.onRef('e.site_id', '=', 'c.site_id').onRef('e.event_id', '=', 'c.event_id'),
+      )
+      .select(['c.model', 'c.source'])
+      .where('c.site_id', '=', site.id)
+      .where('e.name', '=', 'payment')
+      .orderBy('c.model')
+      .execute();
+    expect(credits).toEqual(
+      ['first_touch', 'last_touch', 'linear', 'time_decay'].map((model) => ({ model, source: 'chatgpt' })),
+    );
+    // The visitor's person is still the user id: its link came first.
+    const links = await t.database.db
+      .selectFrom('identity_links')
+      .select(['person_key', 'created_at'])
+      .where('site_id', '=', site.id)
+      .orderBy('created_at')
+      .execute();
+    expect(links.map((link) => link.person_key.slice(0, 2))).toEqual(['u:', 'e:']);
   });
 
   it('splits a zero-decimal amount over three sources without losing a fraction', async () => {

@@ -290,6 +290,16 @@ function addSiteRows(
         visitor_id: item.visitorId,
         created_at: at,
       });
+      if (item.emailKey) {
+        // A millisecond later: a visitor's earliest link names its person, which stays the user id.
+        const later = new Date(at.getTime() + 1);
+        rows.links.push({
+          site_id: site.id,
+          person_key: item.emailKey,
+          visitor_id: item.visitorId,
+          created_at: later,
+        });
+      }
     }
     if (item.type === 'event' && item.name && goalNameProblem(item.name) === null) {
       goalNames.add(item.name);

@@ -66,8 +66,20 @@ export const serverEventSchema = z.strictObject({
   site_id: snippetKey,
   name: eventNameSchema,
   visitor_id: opaqueId.optional(),
-  user_id: z.string().trim().min(1).max(256).optional(),
-  email: z.email().max(254).optional(),
+  user_id: z
+    .string()
+    .trim()
+    .min(1)
+    .max(256)
+    .optional()
+    .describe('Your id of the signed-in person; with `visitor_id`, links that visitor to the person'),
+  email: z
+    .email()
+    .max(254)
+    .optional()
+    .describe(
+      'Only an HMAC of it is stored. Names the person when `user_id` is absent; with `visitor_id`, it also links the visitor, so a payment that carries only this email finds their visits',
+    ),
   properties: propertiesSchema.optional(),
   value: amountSchema.optional(),
   currency: currencySchema.optional(),

@@ -11,6 +11,8 @@ export interface IngestItem {
   eventId: string;
   visitorId: string | null;
   personKey: string | null;
+  /** A second key the visitor is linked to: a server event's email when its user id is the person. */
+  emailKey?: string;
   name: string | null;
   /** Page URL with personal data already removed ('' for server events without one). */
   url: string;

@@ -108,11 +108,10 @@ export function createIngestService(deps: {
       if (occurredAt.getTime() > now.getTime() + MAX_FUTURE_MS) {
         throw badInput('timestamp', 'timestamp is more than 24 hours in the future');
       }
-      const personKey = event.user_id
-        ? userPersonKey(secretKey, event.user_id)
-        : event.email
-          ? emailPersonKey(secretKey, event.email)
-          : null;
+      // The user id names the person; the email, when sent too, also links the visitor, so a
+      // payment that carries only the email finds this visitor's visits.
+      const emailKey = event.email ? emailPersonKey(secretKey, event.email) : null;
+      const personKey = event.user_id ? userPersonKey(secretKey, event.user_id) : emailKey;
       const eventId = event.event_id ?? `srv_${randomUUID()}`;
       const status = await commit({
         origin: 'server',
@@ -121,6 +120,7 @@ export function createIngestService(deps: {
         eventId,
         visitorId: event.visitor_id ?? null,
         personKey,
+        ...(event.user_id && emailKey ? { emailKey } : {}),
         name: event.name,
         url: '',
         referrer: '',
