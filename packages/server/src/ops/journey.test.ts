@@ -7,12 +7,10 @@ import { createServer, type Server } from 'node:http';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROME_UA } from '../ingest/ingest.fixtures.js';
-import { prepareServerProcess, type ServerProcess } from '../test/server-process.js';
+import { PROCESS_OWNER, prepareServerProcess, type ServerProcess } from '../test/server-process.js';
 
 const PAGE_HOST = 'shop.touchtrail.test';
 const JOB_DEADLINE_MS = 15_000;
-// The owner that `setUpSite` creates.
-const OWNER = { email: 'ops@example.com', password: 'a long password' };
 
 interface RevenueRow {
   source: string;
@@ -229,7 +227,7 @@ describe('a shop’s user journey', () => {
       const login = await fetch(`${base}/v1/auth/login`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(OWNER),
+        body: JSON.stringify(PROCESS_OWNER),
       });
       expect(login.status, 'POST /v1/auth/login').toBe(200);
       const sessionCookie = login.headers

@@ -15,6 +15,9 @@ import pg from 'pg';
 import { type Database, openDatabase } from '../db/database.js';
 import { withDatabaseName } from './global-setup.js';
 
+/** The owner `setUpSite` creates, for tests that log in as them. */
+export const PROCESS_OWNER = { email: 'ops@example.com', password: 'a long password' };
+
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const MAIN = path.join(ROOT, 'packages/server/dist/main.js');
 const READY_TIMEOUT_MS = 120_000;
@@ -112,8 +115,7 @@ export async function prepareServerProcess(
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
           setup_token: setupToken,
-          email: 'ops@example.com',
-          password: 'a long password',
+          ...PROCESS_OWNER,
         }),
       });
       if (setup.status !== 201) throw new Error(`setup answered ${setup.status}`);
