@@ -22,7 +22,8 @@ const renderCoded: Renderer = (error) => ({
   status: error.status,
   body: {
     error: error.code,
-    message: error.status >= 500 ? INTERNAL_MESSAGE : error.message,
+    // A 503 says what to do (retry); any other 5xx says nothing about what went wrong.
+    message: error.status >= 500 && error.status !== 503 ? INTERNAL_MESSAGE : error.message,
     ...(error.details.field === undefined ? {} : { field: error.details.field }),
     ...error.details.extra,
   },
