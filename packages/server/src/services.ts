@@ -24,7 +24,7 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
   // Keys resolve sites through the sites service, which mints keys and checks admins in turn:
   // the sites service reaches accounts and keys lazily, once all three exist.
   const sites = createSitesService({ db, clock, accounts: () => accounts, keys: () => keys });
-  const keys = createKeysService({ db, clock, sites });
+  const keys = createKeysService({ db, clock, sites, accounts: () => accounts });
   const accounts = createAccountsService({ db, clock, config, keys });
   const sessions = createSessionsService({ db, clock, accounts });
   if (!config.secretKey) throw new Error('config.secretKey must be resolved before the services are built');

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { principalOf, type RouteAuth } from '../http/authenticate.js';
 import { codedErrorSchema, scopeSchema, timestampSchema, uuidParam } from '../http/schemas.js';
-import { SNIPPET_KEY_PATTERN } from '../lib/ids.js';
+import { SITE_REF_PATTERN } from '../lib/ids.js';
 import type { KeysService } from './keys.service.js';
 
 const AUTH: RouteAuth = { accepts: ['key', 'session'], scope: 'credentials:write' };
@@ -57,11 +57,19 @@ export function registerKeyRoutes(app: FastifyInstance, { keys }: { keys: KeysSe
           scopes: z.array(scopeSchema).min(1).max(4),
           site_id: z
             .string()
-            .regex(SNIPPET_KEY_PATTERN, 'must be a ttid_ snippet key')
+            .regex(
+              SITE_REF_PATTERN,
+              'must be a ttid_ snippet key (a dashboard session may also pass the site UUID)',
+            )
             .nullable()
             .optional()
             .describe('Restrict the key to this site'),
-          expires_at: timestampSchema.nullable().optional(),
+          expires_at: timestampSchema
+            .nullable()
+            .optional()
+            .describe(
+              'When the key stops working. A key minted by a key that expires expires no later: by default at the same time',
+            ),
         }),
         response: { 201: keySchema.extend({ api_key: z.string() }), ...errors },
       },

@@ -1,10 +1,11 @@
 /**
  * API keys: minting, listing, revoking, and checking a presented key. A key can never mint a
- * key more capable than itself: its scopes must cover the new key's, and a key restricted to
- * one site mints only for that site.
+ * key more capable than itself: its scopes must cover the new key's, a key restricted to one
+ * site mints only for that site, and a key that expires mints only keys that expire no later.
  */
 import type { Kysely } from 'kysely';
-import { type KeyPrincipal, type Principal, type Scope, scopesOf } from '../access/principal.js';
+import { type KeyPrincipal, type Principal, personOf, type Scope, scopesOf } from '../access/principal.js';
+import type { AccountsService } from '../accounts/accounts.service.js';
 import type { DB } from '../db/types.js';
 import { AppError, badInput, forbidden, insufficientScope, notFound } from '../http/errors.js';
 import { type Clock, MINUTE_MS } from '../lib/clock.js';
@@ -54,10 +55,13 @@ export function createKeysService({
   db,
   clock,
   sites,
+  accounts,
 }: {
   db: Kysely<DB>;
   clock: Clock;
   sites: SitesService;
+  /** Reached lazily: the accounts service itself mints keys through this one. */
+  accounts: () => Pick<AccountsService, 'isAdmin'>;
 }) {
   /** Inserts a key through `executor` (so callers can mint inside their own transaction). */
   async function mint(executor: Kysely<DB>, input: MintKeyInput): Promise<{ id: string; plaintext: string }> {
@@ -124,6 +128,20 @@ export function createKeysService({
         expiresAt = new Date(input.expires_at);
         if (expiresAt <= clock.now()) throw badInput('expires_at', 'expires_at must be in the future');
       }
+      // A key that expires would otherwise outlive itself through the keys it mints.
+      const ceiling =
+        principal.kind === 'key'
+          ? ((await getKey(db, principal.accountId, principal.keyId))?.expires_at ?? null)
+          : null;
+      if (ceiling) {
+        if (!expiresAt) expiresAt = ceiling;
+        else if (expiresAt > ceiling) {
+          throw badInput(
+            'expires_at',
+            `A key cannot mint a key that outlives it: expires_at must not be after ${ceiling.toISOString()}`,
+          );
+        }
+      }
       const { id, plaintext } = await mint(db, {
         accountId: principal.accountId,
         createdBy: principal.kind === 'session' ? principal.userId : principal.createdBy,
@@ -147,8 +165,12 @@ export function createKeysService({
       const outOfReach =
         principal.kind === 'key' && principal.siteId !== null && row?.site_id !== principal.siteId;
       if (!row || outOfReach) throw notFound('Key');
-      // A member signed in to the dashboard revokes only the keys they made; admins revoke any.
-      if (principal.kind === 'session' && principal.role !== 'admin' && row.created_by !== principal.userId) {
+      // The person behind the caller (a session's user, a key's creator) revokes only the keys they
+      // made unless they are an admin now; a key may always revoke itself.
+      const isSelf = principal.kind === 'key' && principal.keyId === id;
+      const person = personOf(principal);
+      const isOwn = person !== null && row.created_by === person;
+      if (!isSelf && !isOwn && !(await accounts().isAdmin(principal.accountId, person))) {
         throw forbidden('Only an admin can revoke keys made by someone else');
       }
       await revokeKey(db, id, clock.now());
