@@ -8,9 +8,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { launchChromium } from '../test/chromium.js';
 import { insertSite } from '../test/factories.js';
 import { CHROME_UA } from './ingest.fixtures.js';
 import { TRACKER_FILE } from './tracker.routes.js';
@@ -51,19 +52,7 @@ describe('tracker in a real browser against the real server', () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.server.address() as { port: number };
     apiBase = `http://127.0.0.1:${address.port}`;
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--host-resolver-rules=MAP *.touchtrail.test 127.0.0.1',
-      ],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

@@ -4,9 +4,10 @@
  * and later a partial refund, and the owner reads goals, revenue and conversions over HTTP only.
  */
 import { createServer, type Server } from 'node:http';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROME_UA } from '../ingest/ingest.fixtures.js';
+import { launchChromium } from '../test/chromium.js';
 import { PROCESS_OWNER, prepareServerProcess, type ServerProcess } from '../test/server-process.js';
 
 const PAGE_HOST = 'shop.touchtrail.test';
@@ -60,19 +61,7 @@ describe('a shop’s user journey', () => {
 
   beforeAll(async () => {
     server = await prepareServerProcess('journey');
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--host-resolver-rules=MAP *.touchtrail.test 127.0.0.1',
-      ],
-    });
+    browser = await launchChromium();
   }, 300_000);
   afterAll(async () => {
     await browser?.close();
