@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Principal } from '../access/principal.js';
+import { isDatabaseError } from '../db/errors.js';
 import type { AttributionModel, DB } from '../db/types.js';
 import { AppError, badInput, forbidden, unauthorized } from '../http/errors.js';
 import type { Clock } from '../lib/clock.js';
@@ -72,7 +73,8 @@ function presentRow(row: ConversionRow, displayCurrency: string) {
 async function unlessUnreadable<T, F>(count: Promise<T>, fallback: F): Promise<T | F> {
   try {
     return await count;
-  } catch {
+  } catch (error) {
+    if (!isDatabaseError(error)) throw error;
     return fallback;
   }
 }

@@ -7,6 +7,9 @@ const sqlStateOf = (error: unknown): string | undefined => {
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
 };
 
+/** Any error PostgreSQL answered with (a SQLSTATE), as opposed to a bug in our code. */
+export const isDatabaseError = (error: unknown): boolean => sqlStateOf(error) !== undefined;
+
 /** unique_violation: a concurrent insert took the key first. */
 export const isUniqueViolation = (error: unknown): boolean => sqlStateOf(error) === '23505';
 
