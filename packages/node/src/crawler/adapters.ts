@@ -1,7 +1,9 @@
 /**
  * The reporter in three shapes: a Connect/Express middleware, a Fastify plugin and a wrapper for
  * fetch-style handlers (`(Request) => Response`). Each records the hit after the response is
- * sent, so the crawler's response is neither delayed nor altered.
+ * sent, so the crawler's response is neither delayed nor altered, and nothing here may throw
+ * into the host's request. Only the user agent, path, status and time are reported: no cookie,
+ * no IP address, no other header.
  */
 import { isAiCrawler } from './detect.js';
 import { type CrawlerOptions, type CrawlerReporter, createCrawlerReporter } from './reporter.js';
@@ -10,7 +12,6 @@ interface NodeRequest {
   headers: Record<string, string | string[] | undefined>;
   url?: string;
   originalUrl?: string;
-  socket?: { remoteAddress?: string };
 }
 interface NodeResponse {
   statusCode: number;
@@ -25,16 +26,19 @@ const header = (value: string | string[] | undefined) => (Array.isArray(value) ?
 export function crawlerMiddleware(input: CrawlerOptions | CrawlerReporter) {
   const reporter = reporterOf(input);
   const middleware = (req: NodeRequest, res: NodeResponse, next: () => void) => {
-    const userAgent = header(req.headers['user-agent']);
-    if (isAiCrawler(userAgent)) {
-      res.once('finish', () =>
-        reporter.record({
-          user_agent: userAgent as string,
-          path: req.originalUrl ?? req.url ?? '/',
-          status: res.statusCode,
-          ip: req.socket?.remoteAddress,
-        }),
-      );
+    try {
+      const userAgent = header(req.headers['user-agent']);
+      if (isAiCrawler(userAgent)) {
+        res.once('finish', () =>
+          reporter.record({
+            user_agent: userAgent as string,
+            path: req.originalUrl ?? req.url ?? '/',
+            status: res.statusCode,
+          }),
+        );
+      }
+    } catch {
+      // Reporting is best-effort; the request goes on regardless.
     }
     next();
   };
@@ -45,7 +49,7 @@ interface FastifyLike {
   addHook(
     name: 'onResponse',
     hook: (
-      request: { headers: NodeRequest['headers']; url: string; ip: string },
+      request: { headers: NodeRequest['headers']; url: string },
       reply: { statusCode: number },
     ) => Promise<void>,
   ): unknown;
@@ -58,12 +62,7 @@ export function fastifyCrawler(app: FastifyLike, options: CrawlerOptions, done: 
   app.addHook('onResponse', async (request, reply) => {
     const userAgent = header(request.headers['user-agent']);
     if (isAiCrawler(userAgent)) {
-      reporter.record({
-        user_agent: userAgent as string,
-        path: request.url,
-        status: reply.statusCode,
-        ip: request.ip,
-      });
+      reporter.record({ user_agent: userAgent as string, path: request.url, status: reply.statusCode });
     }
   });
   app.addHook('onClose', () => reporter.close());
@@ -83,14 +82,18 @@ export function withCrawlerTracking(
   const reporter = reporterOf(input);
   const wrapped = async (request: Request) => {
     const response = await handler(request);
-    const userAgent = request.headers.get('user-agent');
-    if (isAiCrawler(userAgent)) {
-      const url = new URL(request.url);
-      reporter.record({
-        user_agent: userAgent as string,
-        path: url.pathname + url.search,
-        status: response.status,
-      });
+    try {
+      const userAgent = request.headers.get('user-agent');
+      if (isAiCrawler(userAgent)) {
+        const url = new URL(request.url);
+        reporter.record({
+          user_agent: userAgent as string,
+          path: url.pathname + url.search,
+          status: response.status,
+        });
+      }
+    } catch {
+      // Reporting is best-effort; the handler's response is returned regardless.
     }
     return response;
   };

@@ -1,9 +1,13 @@
 /**
  * Queues crawler hits in memory and sends them to Touchtrail in batches: every few seconds or
- * as soon as 500 are waiting. Memory is bounded (hits beyond the cap are dropped and counted),
- * a 429 or 5xx is retried with backoff, and `close()` sends what is left. Recording never
- * throws and never waits for the network, so the response to the crawler is not delayed.
+ * as soon as 500 are waiting, each batch also kept under 512 KiB so the server's 1 MiB body
+ * limit never refuses it. Memory is bounded (hits beyond the cap, the batch in flight included,
+ * are dropped and counted), a request gives up after its timeout, a 429 or 5xx is retried with
+ * backoff, and `close()` sends what is left. Recording never throws and never waits for the
+ * network, so the response to the crawler is not delayed; a failing `onError` is ignored.
  */
+import { redactPath } from './redact.js';
+
 export interface CrawlerOptions {
   /** The site's `ttid_` snippet key (the bot token's `snippet_key`). */
   snippetKey: string;
@@ -12,7 +16,10 @@ export interface CrawlerOptions {
   /** Touchtrail's base address, e.g. `https://stats.example.com`. */
   endpoint: string;
   flushIntervalMs?: number;
+  /** Hits per request, 1 to 1,000 (default 500). */
   maxBatch?: number;
+  /** How long one request to Touchtrail may take before it is abandoned (default 10,000). */
+  timeoutMs?: number;
   /** Hits held at most; more are dropped (and counted) while Touchtrail is unreachable. */
   maxQueue?: number;
   /** Called with delivery problems; defaults to nothing (the app's logs stay quiet). */
@@ -25,6 +32,7 @@ export interface CrawlerHit {
   path: string;
   status?: number;
   timestamp: string;
+  /** Not sent by the middleware, the plugin or the wrapper; Touchtrail does not store it. */
   ip?: string;
 }
 
@@ -36,14 +44,22 @@ export interface CrawlerReporter {
 }
 
 const MAX_BACKOFF_MS = 60_000;
+/** Half the server's 1 MiB body limit, so a batch is never refused for its size. */
+const MAX_BATCH_BYTES = 512 * 1024;
+
+type Outcome = 'sent' | 'refused' | 'retry';
+const encoder = new TextEncoder();
 
 export function createCrawlerReporter(options: CrawlerOptions): CrawlerReporter {
   const flushIntervalMs = options.flushIntervalMs ?? 5000;
-  const maxBatch = Math.min(options.maxBatch ?? 500, 1000);
-  const maxQueue = options.maxQueue ?? 10_000;
+  const maxBatch = Math.max(1, Math.min(Math.floor(options.maxBatch ?? 500), 1000));
+  const maxQueue = Math.max(0, options.maxQueue ?? 10_000);
+  const timeoutMs = options.timeoutMs ?? 10_000;
   const send = options.fetch ?? fetch;
   const url = new URL('/v1/crawler/hits', options.endpoint).href;
   const queue: CrawlerHit[] = [];
+  /** Hits taken off the queue for the request in flight; they still count against `maxQueue`. */
+  let sending = 0;
   const stats = { sent: 0, dropped: 0, failed: 0, queued: 0 };
   let backoffMs = 0;
   let retryAt = 0;
@@ -55,25 +71,49 @@ export function createCrawlerReporter(options: CrawlerOptions): CrawlerReporter 
   const onBeforeExit = () => void flush();
   process.once('beforeExit', onBeforeExit);
 
-  async function sendBatch(batch: CrawlerHit[]): Promise<boolean> {
+  /** Tells the host about a delivery problem; an `onError` that throws is not our caller's problem. */
+  function report(error: unknown) {
+    try {
+      options.onError?.(error instanceof Error ? error : new Error(String(error)));
+    } catch {
+      // Ignored: a failing error handler must not reach the host's request or event loop.
+    }
+  }
+
+  async function sendBatch(batch: CrawlerHit[]): Promise<Outcome> {
     try {
       const response = await send(url, {
         method: 'POST',
         headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ hits: batch }),
-        signal: AbortSignal.timeout(10_000),
+        body: JSON.stringify(
+          options.snippetKey ? { site_id: options.snippetKey, hits: batch } : { hits: batch },
+        ),
+        signal: AbortSignal.timeout(timeoutMs),
       });
-      if (response.ok) return true;
-      if (response.status === 429 || response.status >= 500)
-        throw new Error(`Touchtrail answered ${response.status}`);
+      if (response.ok) return 'sent';
+      if (response.status === 429 || response.status >= 500) {
+        report(new Error(`Touchtrail answered ${response.status}`));
+        return 'retry';
+      }
       // A refused token or a bad batch will not get better by retrying: drop it and say so.
-      stats.failed += batch.length;
-      options.onError?.(new Error(`Touchtrail refused ${batch.length} crawler hits with ${response.status}`));
-      return true;
+      report(new Error(`Touchtrail refused ${batch.length} crawler hits with ${response.status}`));
+      return 'refused';
     } catch (error) {
-      options.onError?.(error instanceof Error ? error : new Error(String(error)));
-      return false;
+      report(error);
+      return 'retry';
     }
+  }
+
+  /** Takes the next batch off the queue: at most `maxBatch` hits and `MAX_BATCH_BYTES` of JSON. */
+  function nextBatch(): CrawlerHit[] {
+    let count = 0;
+    let bytes = 0;
+    while (count < Math.min(maxBatch, queue.length)) {
+      bytes += encoder.encode(JSON.stringify(queue[count])).length + 1;
+      if (count > 0 && bytes > MAX_BATCH_BYTES) break;
+      count += 1;
+    }
+    return queue.splice(0, count);
   }
 
   /** Sends what is queued; `force` (flush, close) ignores the backoff and tries a batch up to 3 times. */
@@ -81,9 +121,14 @@ export function createCrawlerReporter(options: CrawlerOptions): CrawlerReporter 
     let attempts = 0;
     while (queue.length > 0) {
       if (!force && Date.now() < retryAt) return;
-      const batch = queue.splice(0, maxBatch);
-      if (await sendBatch(batch)) {
-        stats.sent += batch.length;
+      const batch = nextBatch();
+      sending = batch.length;
+      const outcome = await sendBatch(batch).finally(() => {
+        sending = 0;
+      });
+      if (outcome !== 'retry') {
+        if (outcome === 'sent') stats.sent += batch.length;
+        else stats.failed += batch.length;
         backoffMs = 0;
         attempts = 0;
         continue;
@@ -108,16 +153,21 @@ export function createCrawlerReporter(options: CrawlerOptions): CrawlerReporter 
     stats,
     record(hit) {
       if (closed) return;
-      if (queue.length >= maxQueue) {
+      if (queue.length + sending >= maxQueue) {
         stats.dropped += 1;
         return;
       }
-      queue.push({
-        ...hit,
-        path: hit.path.slice(0, 4096),
-        user_agent: hit.user_agent.slice(0, 1000),
-        timestamp: hit.timestamp ?? new Date().toISOString(),
-      });
+      try {
+        queue.push({
+          ...hit,
+          path: redactPath(String(hit.path)).slice(0, 4096),
+          user_agent: String(hit.user_agent).slice(0, 1000),
+          timestamp: hit.timestamp ?? new Date().toISOString(),
+        });
+      } catch (error) {
+        report(error);
+        return;
+      }
       stats.queued = queue.length;
       if (queue.length >= maxBatch) void flush();
     },

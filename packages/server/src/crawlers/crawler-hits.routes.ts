@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { bearerToken } from '../http/authenticate.js';
 import { unauthorized } from '../http/errors.js';
 import { codedErrorSchema, timestampSchema } from '../http/schemas.js';
+import { SNIPPET_KEY_PATTERN } from '../lib/ids.js';
 import type { BotIdentity, BotTokensService } from './bot-tokens.service.js';
 import type { CrawlerHitsService } from './crawler-hits.service.js';
 
@@ -50,12 +51,21 @@ export function registerCrawlerHitRoutes(
         tags: ['crawlers'],
         summary: 'Report AI crawler hits (Authorization: Bearer tt_bot_…)',
         description:
-          'At most 1,000 hits per batch. Each user agent is classified against the crawler table (unknown agents are stored as `other`). ' +
+          'At most 1,000 hits per batch and 1 MiB of body (413 beyond). A hit may be dated at most 24 hours ahead. ' +
+          'Email addresses and phone numbers in query strings are stored as `[REDACTED]`. Each user agent is classified against the crawler table (unknown agents are stored as `other`). ' +
           'Answers 202 once the batch is committed. A revoked token stops working within 60 seconds.',
-        body: z.strictObject({ hits: z.array(hitSchema).min(1).max(MAX_HITS_PER_BATCH) }),
+        body: z.strictObject({
+          site_id: z
+            .string()
+            .regex(SNIPPET_KEY_PATTERN, 'must be a ttid_ snippet key')
+            .optional()
+            .describe('The site the sender reports for; when sent, it must be the token’s site (else 401)'),
+          hits: z.array(hitSchema).min(1).max(MAX_HITS_PER_BATCH),
+        }),
         response: {
           202: z.object({ accepted: z.number().int() }),
           401: codedErrorSchema,
+          413: codedErrorSchema,
           422: codedErrorSchema,
           429: codedErrorSchema,
           503: codedErrorSchema,
@@ -64,7 +74,7 @@ export function registerCrawlerHitRoutes(
     },
     async (request, reply) => {
       const bot = request.bot as BotIdentity;
-      const accepted = await deps.crawlerHits.record(bot.siteId, request.body.hits);
+      const accepted = await deps.crawlerHits.record(bot.siteId, request.body.hits, request.body.site_id);
       return reply.code(202).send({ accepted });
     },
   );

@@ -2,14 +2,16 @@
  * Crawler-hit reports from the middleware: each user agent classified once, here; the batch
  * joins the others in a group commit and is answered after it is written. IP addresses may be
  * sent but are not stored (checking them against operators' published ranges is not done yet).
+ * Email addresses and phone numbers in a path's query string are redacted like page URLs.
  */
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { isDataError } from '../db/errors.js';
 import type { DB } from '../db/types.js';
-import { AppError } from '../http/errors.js';
+import { AppError, badInput, unauthorized } from '../http/errors.js';
 import { GroupCommitter } from '../ingest/group-commit.js';
-import type { Clock } from '../lib/clock.js';
+import { redactUrl } from '../ingest/redact.js';
+import { type Clock, HOUR_MS } from '../lib/clock.js';
 import { storableText } from '../lib/storable-text.js';
 import { classifyCrawler } from './classify-crawler.js';
 
@@ -20,8 +22,12 @@ export interface CrawlerHitInput {
   timestamp?: string;
 }
 
-type Batch = { siteId: string; hits: CrawlerHitInput[] };
-type Outcome = 'recorded' | 'site_deleted';
+/** As on the other ingest routes: a hit may be dated at most this far ahead of the server. */
+const MAX_FUTURE_MS = 24 * HOUR_MS;
+
+/** `siteKey` is the snippet key the sender says it reports for, when it says so. */
+type Batch = { siteId: string; siteKey?: string; hits: CrawlerHitInput[] };
+type Outcome = 'recorded' | 'site_deleted' | 'wrong_site';
 
 /** Keeps the path and query of a full URL; a bare path stays as sent. */
 function pathOf(raw: string): string {
@@ -41,18 +47,25 @@ export function createCrawlerHitsService({ db, clock }: { db: Kysely<DB>; clock:
         const siteIds = [...new Set(batches.map((batch) => batch.siteId))];
         const sites = await trx
           .selectFrom('sites')
-          .select(['id', 'deleted_at'])
+          .select(['id', 'snippet_key', 'deleted_at'])
           .where('id', 'in', siteIds)
           .execute();
         const live = new Set(sites.filter((site) => site.deleted_at === null).map((site) => site.id));
+        const keyOf = new Map(sites.map((site) => [site.id, site.snippet_key]));
+        const outcomeOf = (batch: Batch): Outcome =>
+          batch.siteKey !== undefined && batch.siteKey !== keyOf.get(batch.siteId)
+            ? 'wrong_site'
+            : live.has(batch.siteId)
+              ? 'recorded'
+              : 'site_deleted';
         const now = clock.now();
         const rows = batches.flatMap((batch) =>
-          live.has(batch.siteId)
+          outcomeOf(batch) === 'recorded'
             ? batch.hits.map((hit) => ({
                 site_id: batch.siteId,
                 id: randomUUID(),
                 ...classifyCrawler(storableText(hit.user_agent)),
-                path: pathOf(storableText(hit.path)),
+                path: redactUrl(pathOf(storableText(hit.path))),
                 status: hit.status ?? null,
                 occurred_at: hit.timestamp ? new Date(hit.timestamp) : now,
                 received_at: now,
@@ -94,19 +107,26 @@ export function createCrawlerHitsService({ db, clock }: { db: Kysely<DB>; clock:
             )
             .execute();
         }
-        return batches.map((batch) => (live.has(batch.siteId) ? 'recorded' : 'site_deleted'));
+        return batches.map(outcomeOf);
       }),
     { maxBatch: 100, maxWaitMs: 4, isItemError: isDataError },
   );
 
   return {
-    async record(siteId: string, hits: CrawlerHitInput[]): Promise<number> {
+    /** `siteKey`, when sent, must be the snippet key of the token's site (else 401). */
+    async record(siteId: string, hits: CrawlerHitInput[], siteKey?: string): Promise<number> {
+      const latest = clock.now().getTime() + MAX_FUTURE_MS;
+      hits.forEach((hit, index) => {
+        if (hit.timestamp !== undefined && Date.parse(hit.timestamp) > latest)
+          throw badInput(`hits.${index}.timestamp`, 'timestamp is more than 24 hours in the future');
+      });
       let outcome: Outcome;
       try {
-        outcome = await committer.submit({ siteId, hits });
+        outcome = await committer.submit({ siteId, siteKey, hits });
       } catch (error) {
         throw new AppError(503, 'unavailable', 'Could not record the hits; retry', {}, error);
       }
+      if (outcome === 'wrong_site') throw unauthorized('This bot token reports for another site');
       if (outcome === 'site_deleted') {
         throw new AppError(
           429,
