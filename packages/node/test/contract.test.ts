@@ -237,6 +237,33 @@ describe('crawler middleware (contract)', () => {
     expect(await pathsOf(site.id)).toHaveLength(400);
   });
 
+  it('waits as long as a 429 asks in Retry-After before sending again', async () => {
+    const { options } = await newSiteWithToken();
+    // Spend the token's budget of 600 reports a minute, so the next one is refused with Retry-After.
+    for (let i = 0; i < 600; i++) {
+      await t.request({
+        method: 'POST',
+        url: '/v1/crawler/hits',
+        headers: { authorization: `Bearer ${options.token}` },
+        payload: { hits: [{ user_agent: GPTBOT, path: '/budget' }] },
+      });
+    }
+    const errors: string[] = [];
+    const reporter = createCrawlerReporter({
+      ...options,
+      flushIntervalMs: 100,
+      maxBatch: 1,
+      onError: (error) => errors.push(error.message),
+    });
+    reporter.record({ user_agent: GPTBOT, path: '/late' });
+    await expect.poll(() => errors, { timeout: 2000 }).toEqual(['Touchtrail answered 429']);
+    // Backoff alone would try again after 1 s; the server asked for the rest of its minute.
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    expect(errors).toEqual(['Touchtrail answered 429']);
+    expect(reporter.stats.queued).toBe(1);
+    await reporter.close();
+  });
+
   it('treats a batch size below 1 as 1 instead of sending empty batches', async () => {
     const { site, options } = await newSiteWithToken();
     let requests = 0;

@@ -3,7 +3,7 @@
  * as soon as 500 are waiting, each batch also kept under 512 KiB so the server's 1 MiB body
  * limit never refuses it. Memory is bounded (hits beyond the cap, the batch in flight included,
  * are dropped and counted), a request gives up after its timeout, a 429 or 5xx is retried with
- * backoff, and `close()` sends what is left. Recording never throws and never waits for the
+ * backoff (never sooner than its Retry-After asks, up to 5 minutes), and `close()` sends what is left. Recording never throws and never waits for the
  * network, so the response to the crawler is not delayed; a failing `onError` is ignored.
  */
 import { redactPath } from './redact.js';
@@ -44,6 +44,15 @@ export interface CrawlerReporter {
 }
 
 const MAX_BACKOFF_MS = 60_000;
+/** The longest Retry-After honoured, so a wrong header cannot stop reporting for long. */
+const MAX_RETRY_AFTER_MS = 5 * 60_000;
+
+/** Retry-After in seconds or as an HTTP date, in milliseconds from now; 0 when absent or unreadable. */
+function retryAfterMs(value: string | null): number {
+  if (!value) return 0;
+  const ms = /^\d+$/.test(value.trim()) ? Number(value.trim()) * 1000 : Date.parse(value) - Date.now();
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS) : 0;
+}
 /** Half the server's 1 MiB body limit, so a batch is never refused for its size. */
 const MAX_BATCH_BYTES = 512 * 1024;
 
@@ -62,6 +71,8 @@ export function createCrawlerReporter(options: CrawlerOptions): CrawlerReporter 
   let sending = 0;
   const stats = { sent: 0, dropped: 0, failed: 0, queued: 0 };
   let backoffMs = 0;
+  /** What the last 429 or 5xx asked for in Retry-After, in milliseconds. */
+  let askedWaitMs = 0;
   let retryAt = 0;
   let inFlight: Promise<void> | null = null;
   let closed = false;
@@ -92,6 +103,7 @@ export function createCrawlerReporter(options: CrawlerOptions): CrawlerReporter 
       });
       if (response.ok) return 'sent';
       if (response.status === 429 || response.status >= 500) {
+        askedWaitMs = retryAfterMs(response.headers.get('retry-after'));
         report(new Error(`Touchtrail answered ${response.status}`));
         return 'retry';
       }
@@ -135,7 +147,8 @@ export function createCrawlerReporter(options: CrawlerOptions): CrawlerReporter 
       }
       queue.unshift(...batch);
       backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs ? backoffMs * 2 : 1000);
-      retryAt = Date.now() + backoffMs;
+      retryAt = Date.now() + Math.max(backoffMs, askedWaitMs);
+      askedWaitMs = 0;
       attempts += 1;
       if (!force || attempts >= 3) return;
     }
