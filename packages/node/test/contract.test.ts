@@ -240,14 +240,16 @@ describe('crawler middleware (contract)', () => {
   it('waits as long as a 429 asks in Retry-After before sending again', async () => {
     const { options } = await newSiteWithToken();
     // Spend the token's budget of 600 reports a minute, so the next one is refused with Retry-After.
-    for (let i = 0; i < 600; i++) {
-      await t.request({
-        method: 'POST',
-        url: '/v1/crawler/hits',
-        headers: { authorization: `Bearer ${options.token}` },
-        payload: { hits: [{ user_agent: GPTBOT, path: '/budget' }] },
-      });
-    }
+    await Promise.all(
+      Array.from({ length: 600 }, () =>
+        t.request({
+          method: 'POST',
+          url: '/v1/crawler/hits',
+          headers: { authorization: `Bearer ${options.token}` },
+          payload: { hits: [{ user_agent: GPTBOT, path: '/budget' }] },
+        }),
+      ),
+    );
     const errors: string[] = [];
     const reporter = createCrawlerReporter({
       ...options,
