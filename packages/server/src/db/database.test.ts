@@ -1,9 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../test/database.js';
+import { withDatabaseName } from '../test/global-setup.js';
 import { type Database, openDatabase } from './database.js';
 import { migrate } from './migrate.js';
 import { preparedAs } from './prepared.js';
@@ -88,6 +91,31 @@ describe('the store (on the engine under test)', () => {
     expect(await migrate(database.db)).toEqual([]);
     const [first, second] = await Promise.all([migrate(database.db), migrate(database.db)]);
     expect([...(first ?? []), ...(second ?? [])]).toEqual([]);
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('several processes starting at once on PostgreSQL', () => {
+  it('migrate an empty database once between them', async () => {
+    const adminUrl = process.env.DATABASE_URL as string;
+    const name = `tt_migrate_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    const processes = await Promise.all(
+      [1, 2, 3].map(() =>
+        openDatabase({ kind: 'postgres', url: withDatabaseName(adminUrl, name), poolSize: 2 }),
+      ),
+    );
+    try {
+      const applied = await Promise.all(processes.map((database) => migrate(database.db)));
+      const files = applied.flat().sort();
+      expect(files.length).toBeGreaterThan(0);
+      expect(new Set(files).size).toBe(files.length);
+    } finally {
+      await Promise.all(processes.map((database) => database.close()));
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    }
   });
 });
 

@@ -13,10 +13,14 @@ const MIGRATION_LOCK_ID = 7_130_001;
 
 export async function migrate(db: Kysely<DB>, dir = MIGRATIONS_DIR): Promise<string[]> {
   const files = (await readdir(dir)).filter((name) => /^\d{3}_[a-z0-9_]+\.sql$/.test(name)).sort();
-  await sql`create table if not exists schema_migrations (
-    name text primary key,
-    applied_at timestamptz not null default now()
-  )`.execute(db);
+  // Under the lock too: two processes creating the table at once collide in the catalog.
+  await db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`.execute(trx);
+    await sql`create table if not exists schema_migrations (
+      name text primary key,
+      applied_at timestamptz not null default now()
+    )`.execute(trx);
+  });
   const applied: string[] = [];
   for (const name of files) {
     const script = await readFile(new URL(name, `file://${dir}`), 'utf8');
