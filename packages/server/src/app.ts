@@ -23,6 +23,7 @@ import { installJsonBodyParser } from './http/json-body.js';
 import { buildLoggerOptions } from './http/logging.js';
 import { installOpenApi, registerOpenApiRoute } from './http/openapi.js';
 import { installRateLimits } from './http/rate-limit.js';
+import { installRole, type ServerRole } from './http/roles.js';
 import { registerCollectRoutes } from './ingest/collect.routes.js';
 import { createGeoLookup, type GeoLookup } from './ingest/geo.js';
 import { registerServerEventRoutes } from './ingest/server-events.routes.js';
@@ -47,6 +48,8 @@ export interface AppDeps {
   geo?: GeoLookup;
   /** Overrides the logger options (tests pass a stream to read log lines, or false). */
   logger?: FastifyServerOptions['logger'];
+  /** Which routes this process answers (http/roles.ts); every route by default. */
+  role?: ServerRole;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -92,6 +95,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
   installJsonBodyParser(app);
+  installRole(app, deps.role ?? 'all', [
+    config.collectPath,
+    config.trackerScriptPath,
+    '/v1/server/events',
+    '/v1/server/payments',
+    '/v1/crawler/hits',
+  ]);
 
   const services = createServices({ db: database.db, clock, config });
   app.decorate('services', services);

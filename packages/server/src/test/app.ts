@@ -8,6 +8,7 @@ import { buildApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import { buildLoggerOptions } from '../http/logging.js';
+import type { ServerRole } from '../http/roles.js';
 import { createManualClock } from '../lib/clock.js';
 import { openTestDatabase } from './database.js';
 
@@ -26,7 +27,10 @@ export interface TestApp {
 }
 
 /** `env` reaches `loadConfig`; `LOG_LEVEL` (default `info`) sets the level of the captured log. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { role?: ServerRole } = {},
+): Promise<TestApp> {
   const database = await openTestDatabase();
   const clock = createManualClock(new Date());
   const config = loadConfig({ SETUP_TOKEN, SECRET_KEY: 'k'.repeat(40), LOG_LEVEL: 'info', ...env });
@@ -40,6 +44,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     database,
     clock,
     logger: buildLoggerOptions(config.logLevel, stream),
+    role: options.role,
   });
   return {
     app,

@@ -19,7 +19,8 @@ import { withDatabaseName } from './global-setup.js';
 export const PROCESS_OWNER = { email: 'ops@example.com', password: 'a long password' };
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const MAIN = path.join(ROOT, 'packages/server/dist/main.js');
+/** The compiled entry point that `prepareServerProcess` builds when stale. */
+export const SERVER_MAIN = path.join(ROOT, 'packages/server/dist/main.js');
 const READY_TIMEOUT_MS = 120_000;
 
 function freePort(): Promise<number> {
@@ -91,7 +92,12 @@ export async function prepareServerProcess(
       };
       if (databaseUrl) env.DATABASE_URL = databaseUrl;
       else delete env.DATABASE_URL;
-      const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env, stdio: 'ignore', detached: true });
+      const child = spawn(process.execPath, [SERVER_MAIN], {
+        cwd: ROOT,
+        env,
+        stdio: 'ignore',
+        detached: true,
+      });
       const deadline = Date.now() + READY_TIMEOUT_MS;
       while (Date.now() < deadline) {
         if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);

@@ -1,0 +1,118 @@
+/**
+ * The background jobs a process runs in the `all` and `worker` roles (http/roles.ts). Each is
+ * safe to run in several processes at once: jobs claim their rows or take advisory locks.
+ * Returns the function that stops them all, waiting for runs in progress.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import { HOUR_MS, MINUTE_MS } from '../lib/clock.js';
+import { shownUrl } from '../rates/rates-fetch.js';
+import { startRatesRefresh } from '../rates/rates-refresh-job.js';
+import { startPeriodicJob } from './periodic.js';
+
+export function startBackgroundJobs(app: FastifyInstance, config: Config): () => Promise<void> {
+  // ── Background worker: site erasure (sites/site-erasure.ts), once a minute ──────────────
+  const siteErasure = startPeriodicJob({
+    intervalMs: MINUTE_MS,
+    run: async () => {
+      const report = await app.services.sites.runErasureOnce();
+      const level = report.failed.length > 0 ? 'error' : 'info';
+      if (level === 'error' || report.started.length + report.erased.length > 0) {
+        app.log[level]({ job: 'site-erasure', ...report }, 'site erasure ran');
+      }
+    },
+    onError: (error) => app.log.error({ err: error, job: 'site-erasure' }, 'site erasure failed'),
+  });
+  // ─────────────────────────────────────────────────────────────────────────────────────────
+
+  // ── Background worker: exchange rates (rates/rates-refresh-job.ts), at start and every ──────
+  // RATES_REFRESH_HOURS from RATES_URL; off when RATES_URL is empty or `off`. A failure keeps
+  // the stored rates and is logged; it never stops the server.
+  const ratesUrl = config.ratesUrl;
+  const ratesRefresh = ratesUrl
+    ? startRatesRefresh({
+        refresh: (signal) => app.services.rates.refresh(ratesUrl, { signal }),
+        intervalMs: config.ratesRefreshHours * HOUR_MS,
+        onRefreshed: (result) =>
+          app.log.info({ job: 'rates-refresh', ...result }, 'exchange rates refreshed'),
+        onError: (error) =>
+          app.log.warn(
+            { err: error, job: 'rates-refresh', url: shownUrl(ratesUrl) },
+            'exchange rates refresh failed',
+          ),
+      })
+    : undefined;
+  // ─────────────────────────────────────────────────────────────────────────────────────────
+
+  // ── Background worker: attribution (attribution/attribution.worker.ts), every second ──────
+  // Up to 200 due conversions a tick; each job commits on its own, so stopping mid-batch loses
+  // nothing. Retries and give-ups are logged; the rows keep the last error.
+  const attribution = startPeriodicJob({
+    intervalMs: 1_000,
+    run: async () => {
+      const processed = await app.services.attribution.runAttributionBatch({ limit: 200 });
+      const failed = processed.filter((job) => job.outcome !== 'done');
+      if (failed.length > 0) app.log.warn({ job: 'attribution', failed }, 'attribution attempts failed');
+      else if (processed.length > 0)
+        app.log.debug({ job: 'attribution', done: processed.length }, 'attribution ran');
+    },
+    onError: (error) => app.log.error({ err: error, job: 'attribution' }, 'attribution batch failed'),
+  });
+  // ─────────────────────────────────────────────────────────────────────────────────────────
+
+  // ── Background worker: webhook delivery (webhooks/webhook-jobs.ts), every second ─────────────
+  // Fans new outbox facts out to endpoints and sends due deliveries (leased, so any number of
+  // processes can run this). On shutdown it stops claiming and records the attempts in flight
+  // (each ends within 10 s); an attempt cut off anyway is retried once its lease runs out.
+  // Deliveries older than 30 days are purged every hour.
+  const webhookShutdown = new AbortController();
+  const webhookDelivery = startPeriodicJob({
+    intervalMs: 1_000,
+    run: async () => {
+      const report = await app.services.webhooks.runDeliveriesOnce({ signal: webhookShutdown.signal });
+      if (report.errors.length > 0)
+        app.log.error({ job: 'webhook-delivery', ...report }, 'webhook delivery errors');
+      else if (report.failed > 0)
+        app.log.warn({ job: 'webhook-delivery', ...report }, 'webhook deliveries failed');
+      else if (report.attempted > 0)
+        app.log.debug({ job: 'webhook-delivery', ...report }, 'webhooks delivered');
+    },
+    onError: (error) => app.log.error({ err: error, job: 'webhook-delivery' }, 'webhook delivery run failed'),
+  });
+  const webhookRetention = startPeriodicJob({
+    intervalMs: HOUR_MS,
+    run: async () => {
+      const purged = await app.services.webhooks.purgeExpired();
+      if (purged.deliveries + purged.outbox > 0)
+        app.log.info({ job: 'webhook-retention', ...purged }, 'old webhook deliveries purged');
+    },
+    onError: (error) => app.log.error({ err: error, job: 'webhook-retention' }, 'webhook retention failed'),
+  });
+  const stopWebhookJobs = async () => {
+    webhookShutdown.abort();
+    await Promise.all([webhookDelivery.stop(), webhookRetention.stop()]);
+  };
+  // ─────────────────────────────────────────────────────────────────────────────────────────
+
+  // ── Background worker: retention (retention/conversion-retention.ts), every hour ─────────
+  // Conversion records go 365 days after they happened (and were received); daily totals stay.
+  const conversionRetention = startPeriodicJob({
+    intervalMs: HOUR_MS,
+    run: async () => {
+      const purged = await app.services.retention.purgeExpiredConversions();
+      if (purged.deleted > 0)
+        app.log.info({ job: 'conversion-retention', ...purged }, 'expired conversion records deleted');
+    },
+    onError: (error) =>
+      app.log.error({ err: error, job: 'conversion-retention' }, 'conversion retention failed'),
+  });
+  // ─────────────────────────────────────────────────────────────────────────────────────────
+
+  return async () => {
+    await siteErasure.stop();
+    await attribution.stop();
+    await stopWebhookJobs();
+    await conversionRetention.stop();
+    await ratesRefresh?.stop();
+  };
+}
