@@ -266,6 +266,14 @@ describe('crawler middleware (contract)', () => {
     await reporter.close();
   });
 
+  it('counts hits recorded after close() as dropped', async () => {
+    const { options } = await newSiteWithToken();
+    const reporter = createCrawlerReporter(options);
+    await reporter.close();
+    reporter.record({ user_agent: GPTBOT, path: '/after' });
+    expect(reporter.stats).toMatchObject({ dropped: 1, queued: 0, sent: 0 });
+  });
+
   it('treats a batch size below 1 as 1 instead of sending empty batches', async () => {
     const { site, options } = await newSiteWithToken();
     let requests = 0;

@@ -165,8 +165,7 @@ export function createCrawlerReporter(options: CrawlerOptions): CrawlerReporter 
   return {
     stats,
     record(hit) {
-      if (closed) return;
-      if (queue.length + sending >= maxQueue) {
+      if (closed || queue.length + sending >= maxQueue) {
         stats.dropped += 1;
         return;
       }

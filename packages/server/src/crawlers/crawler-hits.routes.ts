@@ -15,7 +15,13 @@ export const MAX_HITS_PER_BATCH = 1000;
 
 const hitSchema = z.strictObject({
   user_agent: z.string().min(1).max(1000),
-  path: z.string().min(1).max(4096),
+  path: z
+    .string()
+    .min(1)
+    .max(4096)
+    .describe(
+      'The path and query string, or a full URL (only its path and query are kept); stored up to 2,048 characters',
+    ),
   status: z.number().int().min(100).max(599).optional(),
   timestamp: timestampSchema.optional(),
   ip: z
