@@ -105,6 +105,27 @@ describe('POST /v1/server/payments: contract', () => {
     expect(events).toHaveLength(1);
   });
 
+  it('records an amount below the currency’s smallest unit as a trial, as it would amount 0', async () => {
+    const site = await insertSite(t, owner.accountId);
+    const tiny = { site_id: site.snippet_key, transaction_id: 'tiny-1', amount: 0.004, currency: 'USD' };
+    expect((await postPayment(t, owner.apiKey, tiny)).json()).toEqual({
+      status: 'trial',
+      transaction_id: 'tiny-1',
+    });
+    const cent = { ...tiny, transaction_id: 'cent-1', amount: 0.01 };
+    expect((await postPayment(t, owner.apiKey, cent)).json()).toEqual({
+      status: 'recorded',
+      transaction_id: 'cent-1',
+    });
+    const { payments } = await storedRows(t, site.id);
+    expect(
+      payments.map((p: { kind: string; amount_minor: number }) => [p.kind, Number(p.amount_minor)]).sort(),
+    ).toEqual([
+      ['payment', 1],
+      ['trial', 0],
+    ]);
+  });
+
   it('answers 401 unauthorized to a revoked or an expired key, recording nothing', async () => {
     const site = await insertSite(t, owner.accountId);
     const scopes = ['ingest:write'];

@@ -18,7 +18,7 @@ const PAYMENTS_PER_KEY_PER_MINUTE = 6000;
 const PAYMENTS_PER_IP_PER_MINUTE = 12_000;
 
 const DESCRIPTION = [
-  'Records a payment, a free trial (`amount` 0 or `is_free_trial`), a renewal or a refund, and attributes it',
+  'Records a payment, a free trial (`amount` 0, or below the smallest unit of the currency, or `is_free_trial`), a renewal or a refund, and attributes it',
   'to a source by matching the buyer’s visits: `visitor_id` first, then the `email` hash against the',
   'person’s visits (including those before sign-in), else unattributed; look-back 30 days from `timestamp`.',
   '`amount` is in major units of `currency` (12.5 USD, 1200 JPY, 1.250 KWD) and is stored exactly as integer',

@@ -74,7 +74,9 @@ export function createPaymentsService({
   }
 
   function toInput(siteId: string, body: PaymentBody, at: Date): PaymentInput {
-    const isTrial = body.amount === 0 || body.is_free_trial === true;
+    // An amount below the currency's smallest unit (0.004 USD) is zero revenue: a trial too.
+    const amountMinor = toMinorUnits(body.amount, body.currency);
+    const isTrial = amountMinor === 0 || body.is_free_trial === true;
     const isRefund = body.refunded === true || (body.refunded_amount ?? null) !== null;
     const visitorId = body.visitor_id ?? null;
     return {
@@ -83,7 +85,7 @@ export function createPaymentsService({
       transactionId: body.transaction_id,
       kind: isTrial ? 'trial' : 'payment',
       // A trial is a conversion with zero revenue, whatever amount came with it.
-      amountMinor: isTrial ? 0 : toMinorUnits(body.amount, body.currency),
+      amountMinor: isTrial ? 0 : amountMinor,
       currency: body.currency,
       renewal: body.renewal ?? false,
       customerId: body.customer_id ? redactText(body.customer_id) : null,
