@@ -4,12 +4,12 @@
  * the one-time setup token printed while no account exists, and SITE_LIMIT.
  */
 import type { Kysely } from 'kysely';
-import { SETUP_TOKEN_SETTING } from './accounts/accounts.service.js';
+import { SETUP_NONCE_SETTING, SETUP_TOKEN_SETTING } from './accounts/accounts.service.js';
 import type { Config } from './config.js';
 import { settleSetting, writeSetting } from './db/settings.js';
 import type { DB } from './db/types.js';
 import { randomToken } from './lib/ids.js';
-import { sha256Hex } from './lib/secrets.js';
+import { hmacHex, sha256Hex } from './lib/secrets.js';
 
 export async function resolveSecretKey(db: Kysely<DB>, config: Config): Promise<string> {
   if (config.secretKey) return config.secretKey;
@@ -17,13 +17,21 @@ export async function resolveSecretKey(db: Kysely<DB>, config: Config): Promise<
 }
 
 /**
- * With no account yet, makes a fresh setup token and returns it for printing (or returns null
- * when SETUP_TOKEN is configured or the server is already set up). Only its hash is stored.
+ * With no account yet, returns the setup token for printing (or null when SETUP_TOKEN is
+ * configured or the server is already set up). The token is derived from the server secret and
+ * a nonce kept in the database, so every process of the installation prints the same one, and it
+ * stays the same across restarts until setup uses it. Only its hash is stored.
  */
-export async function prepareSetupToken(db: Kysely<DB>, config: Config): Promise<string | null> {
+export async function prepareSetupToken(
+  db: Kysely<DB>,
+  config: Pick<Config, 'setupToken' | 'secretKey'>,
+): Promise<string | null> {
   const account = await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
   if (account || config.setupToken) return null;
-  const token = randomToken(24);
+  if (!config.secretKey) throw new Error('the server secret must be resolved before the setup token');
+  const nonce = await settleSetting(db, SETUP_NONCE_SETTING, randomToken(24));
+  const token = hmacHex(config.secretKey, `setup-token|${nonce}`).slice(0, 40);
+  // Every process writes the same hash; after a change of SECRET_KEY the latest start's wins.
   await writeSetting(db, SETUP_TOKEN_SETTING, sha256Hex(token));
   return token;
 }

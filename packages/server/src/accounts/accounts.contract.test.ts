@@ -21,7 +21,7 @@ import {
   type TestApp,
 } from '../test/app.js';
 import { insertAccount, insertSite } from '../test/factories.js';
-import { SETUP_TOKEN_SETTING } from './accounts.service.js';
+import { SETUP_NONCE_SETTING, SETUP_TOKEN_SETTING } from './accounts.service.js';
 
 const ALL_SCOPES = ['stats:read', 'config:write', 'credentials:write', 'ingest:write'];
 
@@ -142,11 +142,30 @@ describe('setup with a generated token', () => {
   });
   afterAll(() => t.close());
 
-  it('stores only the hash of the generated token and forgets it once setup succeeds', async () => {
-    const token = await prepareSetupToken(t.database.db, t.config);
+  it('gives every process and restart the same token, and stores only its hash', async () => {
+    // Several processes start on one database at once: each prints a token, and all must work.
+    const tokens = await Promise.all([1, 2, 3].map(() => prepareSetupToken(t.database.db, t.config)));
+    const token = tokens[0];
     if (!token) throw new Error('no setup token was generated');
+    expect(token).toMatch(/^[0-9a-f]{40}$/);
+    expect(tokens).toEqual([token, token, token]);
+    expect(await prepareSetupToken(t.database.db, t.config)).toBe(token);
     const stored = await readSetting(t.database.db, SETUP_TOKEN_SETTING);
     expect(stored).toBe(sha256Hex(token));
+    // Another server secret (SECRET_KEY changed between starts) gives another token, and the
+    // latest start's is the one that works.
+    const other = await prepareSetupToken(t.database.db, {
+      ...t.config,
+      secretKey: 'another secret'.repeat(3),
+    });
+    expect(other).not.toBe(token);
+    expect(await readSetting(t.database.db, SETUP_TOKEN_SETTING)).toBe(sha256Hex(other as string));
+    expect(await prepareSetupToken(t.database.db, t.config)).toBe(token);
+  });
+
+  it('forgets the token and what it came from once setup succeeds', async () => {
+    const token = await prepareSetupToken(t.database.db, t.config);
+    if (!token) throw new Error('no setup token was generated');
     const wrong = await t.request({
       method: 'POST',
       url: '/v1/setup',
@@ -160,6 +179,7 @@ describe('setup with a generated token', () => {
     });
     expect(done.statusCode).toBe(201);
     expect(await readSetting(t.database.db, SETUP_TOKEN_SETTING)).toBeUndefined();
+    expect(await readSetting(t.database.db, SETUP_NONCE_SETTING)).toBeUndefined();
     expect(await prepareSetupToken(t.database.db, t.config)).toBeNull();
   });
 });

@@ -17,6 +17,8 @@ import { hashPassword, safeEqual, sha256Hex } from '../lib/secrets.js';
 import * as store from './accounts.store.js';
 
 export const SETUP_TOKEN_SETTING = 'setup_token_sha256';
+/** What the printed setup token is derived from (instance.ts); forgotten with it at setup. */
+export const SETUP_NONCE_SETTING = 'setup_token_nonce';
 const SETUP_DONE_SETTING = 'setup_completed_at';
 
 export interface SetupInput {
@@ -98,7 +100,10 @@ export function createAccountsService(deps: {
           { id: userId, email: input.email, password_hash: passwordHash, created_at: now },
           { account_id: accountId, role: 'admin' },
         );
-        await trx.deleteFrom('server_settings').where('name', '=', SETUP_TOKEN_SETTING).execute();
+        await trx
+          .deleteFrom('server_settings')
+          .where('name', 'in', [SETUP_TOKEN_SETTING, SETUP_NONCE_SETTING])
+          .execute();
         const key = await keys.mint(trx, {
           accountId,
           createdBy: userId,
