@@ -1,8 +1,10 @@
 /** Advisory lock ids for text keys: the first 64 bits of the key's SHA-256, as a bigint string. */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export function lockIdOf(key: string): string {
-  return createHash('sha256').update(key).digest().readBigInt64BE(0).toString();
+  // One-shot `hash` gives the same bytes as createHash at about 60% of its cost; every ingest
+  // event takes one or two of these.
+  return hash('sha256', key, 'buffer').readBigInt64BE(0).toString();
 }
 
 /** Distinct ids of the keys in one order, so two transactions taking them never deadlock. */
