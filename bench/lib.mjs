@@ -135,8 +135,8 @@ export async function startBuiltServer(env, cleanups, nodeArgs = []) {
   if (buildCode !== 0) throw new Error(`the server build failed (exit code ${buildCode})`);
   const port = await findFreePort();
   const child = spawn(process.execPath, [...nodeArgs, path.join(SERVER_DIR, 'dist', 'main.js')], {
-    // Benchmarks stay on this machine: no exchange-rate downloads.
-    env: { RATES_URL: 'off', ...env, PORT: String(port), HOST },
+    // Benchmarks stay on this machine: no exchange-rate or crawler-range downloads.
+    env: { RATES_URL: 'off', CRAWLER_RANGES: 'off', ...env, PORT: String(port), HOST },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   let isStopping = false;

@@ -226,6 +226,7 @@ async function main(cleanups) {
       SETUP_TOKEN: setupToken,
       LOG_LEVEL: 'warn',
       RATES_URL: 'off',
+      CRAWLER_RANGES: 'off',
     },
     cleanups,
   );

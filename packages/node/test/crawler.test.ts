@@ -57,6 +57,14 @@ describe('crawler middleware', () => {
       .orderBy('path')
       .execute();
 
+  /** A fetch that keeps the address of each hit it sends (null for none), then sends it on. */
+  function recordingIps(ips: (string | null)[]): typeof fetch {
+    return async (url, init) => {
+      for (const hit of JSON.parse(String(init?.body)).hits) ips.push(hit.ip ?? null);
+      return fetch(url, init);
+    };
+  }
+
   it('knows every crawler the server knows', () => {
     for (const entry of CRAWLERS)
       expect(isAiCrawler(`Mozilla/5.0 (compatible; ${entry.token}/1.0)`), entry.token).toBe(true);
@@ -66,11 +74,13 @@ describe('crawler middleware', () => {
 
   it('reports AI crawlers from a real Express app without touching the response', async () => {
     const { site, options } = await newSiteWithToken('express.example.com');
+    const ips: (string | null)[] = [];
     const app = express();
-    const middleware = crawlerMiddleware(options);
+    const middleware = crawlerMiddleware({ ...options, fetch: recordingIps(ips) });
     app.use(middleware);
     app.get('/docs/:page', (req, res) => res.status(200).send(`page ${req.params.page}`));
-    const server = app.listen(0, '127.0.0.1');
+    // On a dual-stack socket an IPv4 client shows as ::ffff:127.0.0.1; the hit says 127.0.0.1.
+    const server = app.listen(0);
     await new Promise((resolve) => server.once('listening', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
@@ -83,6 +93,7 @@ describe('crawler middleware', () => {
         { crawler: 'GPTBot', path: '/docs/intro?lang=en', status: 200 },
         { crawler: 'Perplexity-User', path: '/missing', status: 404 },
       ]);
+      expect(ips).toEqual(['127.0.0.1', '127.0.0.1']);
     } finally {
       server.close();
     }
@@ -90,24 +101,97 @@ describe('crawler middleware', () => {
 
   it('reports AI crawlers from a real Fastify app', async () => {
     const { site, options } = await newSiteWithToken('fastify.example.com');
+    const ips: (string | null)[] = [];
     const app = Fastify();
-    await app.register(fastifyCrawler, options);
+    await app.register(fastifyCrawler, { ...options, fetch: recordingIps(ips) });
     app.get('/pricing', async () => ({ plans: 3 }));
     await app.inject({ method: 'GET', url: '/pricing', headers: { 'user-agent': GPTBOT } });
     await app.inject({ method: 'GET', url: '/pricing', headers: { 'user-agent': HUMAN } });
+    await app.inject({
+      method: 'GET',
+      url: '/pricing?v6',
+      headers: { 'user-agent': GPTBOT },
+      remoteAddress: '::ffff:192.0.2.10',
+    });
     await app.close();
-    expect(await hitsOf(site.id)).toEqual([{ crawler: 'GPTBot', path: '/pricing', status: 200 }]);
+    expect(await hitsOf(site.id)).toEqual([
+      { crawler: 'GPTBot', path: '/pricing', status: 200 },
+      { crawler: 'GPTBot', path: '/pricing?v6', status: 200 },
+    ]);
+    expect(ips).toEqual(['127.0.0.1', '192.0.2.10']);
   });
 
-  it('wraps fetch-style handlers', async () => {
+  it('wraps fetch-style handlers, sending the address ipOf finds when it is one', async () => {
     const { site, options } = await newSiteWithToken('edge.example.com');
-    const handler = withCrawlerTracking(async () => new Response('hello', { status: 201 }), options);
-    const response = await handler(
-      new Request('https://edge.example.com/a?b=1', { headers: { 'user-agent': GPTBOT } }),
-    );
-    expect(response.status).toBe(201);
+    const ips: (string | null)[] = [];
+    const respond = async () => new Response('hello', { status: 201 });
+    const handler = withCrawlerTracking(respond, {
+      ...options,
+      fetch: recordingIps(ips),
+      ipOf: (request) => request.headers.get('cf-connecting-ip'),
+    });
+    const crawl = (path: string, address?: string) =>
+      new Request(`https://edge.example.com${path}`, {
+        headers: { 'user-agent': GPTBOT, ...(address && { 'cf-connecting-ip': address }) },
+      });
+    expect((await handler(crawl('/a?b=1', '2001:db8::7'))).status).toBe(201);
+    await handler(crawl('/b', '::ffff:203.0.113.9'));
+    await handler(crawl('/c', 'not an ip'));
+    await handler(crawl('/d'));
     await handler.reporter.close();
-    expect(await hitsOf(site.id)).toEqual([{ crawler: 'GPTBot', path: '/a?b=1', status: 201 }]);
+    expect(ips).toEqual(['2001:db8::7', '203.0.113.9', null, null]);
+    expect((await hitsOf(site.id)).map((hit) => hit.path)).toEqual(['/a?b=1', '/b', '/c', '/d']);
+
+    const withoutIpOf = withCrawlerTracking(respond, { ...options, fetch: recordingIps(ips) });
+    await withoutIpOf(crawl('/e', '2001:db8::8'));
+    await withoutIpOf.reporter.close();
+    expect(ips.slice(4)).toEqual([null]);
+  });
+
+  it('sends no address from any adapter, nor a hand-recorded one, with sendIp: false', async () => {
+    const { site, options } = await newSiteWithToken('no-ip.example.com');
+    const ips: (string | null)[] = [];
+    const quiet = { ...options, sendIp: false, fetch: recordingIps(ips) };
+
+    const expressApp = express();
+    const middleware = crawlerMiddleware(quiet);
+    expressApp.use(middleware);
+    expressApp.get('/', (_req, res) => res.send('ok'));
+    const server = expressApp.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/express`, {
+        headers: { 'user-agent': GPTBOT },
+      });
+      await middleware.reporter.close();
+    } finally {
+      server.close();
+    }
+
+    const fastify = Fastify();
+    await fastify.register(fastifyCrawler, quiet);
+    fastify.get('/fastify', async () => 'ok');
+    await fastify.inject({ method: 'GET', url: '/fastify', headers: { 'user-agent': GPTBOT } });
+    await fastify.close();
+
+    const handler = withCrawlerTracking(async () => new Response('ok'), {
+      ...quiet,
+      ipOf: () => '203.0.113.9',
+    });
+    await handler(new Request('https://no-ip.example.com/fetch', { headers: { 'user-agent': GPTBOT } }));
+    await handler.reporter.close();
+
+    const reporter = createCrawlerReporter(quiet);
+    reporter.record({ user_agent: GPTBOT, path: '/hand', ip: '203.0.113.9' });
+    await reporter.close();
+
+    expect(ips).toEqual([null, null, null, null]);
+    expect((await hitsOf(site.id)).map((hit) => hit.path)).toEqual([
+      '/express',
+      '/fastify',
+      '/fetch',
+      '/hand',
+    ]);
   });
 
   it('bounds its memory, retries after a 5xx and sends batches the server accepts', async () => {

@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import { createConversionsService } from './conversions/conversions.service.js';
 import { createBotTokensService } from './crawlers/bot-tokens.service.js';
 import { createCrawlerHitsService } from './crawlers/crawler-hits.service.js';
+import { createCrawlerRanges } from './crawlers/crawler-ranges.js';
 import type { DB } from './db/types.js';
 import { createGoalsService } from './goals/goals.service.js';
 import { createIngestService } from './ingest/ingest.service.js';
@@ -40,7 +41,8 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
   const revenue = createRevenueService({ db, clock, sites });
   // AI crawler tracking (issue 8).
   const botTokens = createBotTokensService({ db, clock, accounts, sites });
-  const crawlerHits = createCrawlerHitsService({ db, clock });
+  const crawlerRanges = createCrawlerRanges({ db, clock });
+  const crawlerHits = createCrawlerHitsService({ db, clock, ranges: crawlerRanges });
   const retention = createConversionRetention({ db, clock });
   return {
     sites,
@@ -57,6 +59,7 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
     conversions,
     revenue,
     botTokens,
+    crawlerRanges,
     crawlerHits,
     retention,
   };

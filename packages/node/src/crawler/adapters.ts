@@ -2,9 +2,11 @@
  * The reporter in three shapes: a Connect/Express middleware, a Fastify plugin and a wrapper for
  * fetch-style handlers (`(Request) => Response`). Each records the hit after the response is
  * sent, so the crawler's response is neither delayed nor altered, and nothing here may throw
- * into the host's request. Only the user agent, path, status and time are reported: no cookie,
- * no IP address, no other header.
+ * into the host's request. Only the user agent, path, status, time and the request's address are
+ * reported: no cookie, no other header. The address is the one Express (`trust proxy`) or Fastify
+ * (`trustProxy`) computed, never an `X-Forwarded-For` read here, since a client can forge that.
  */
+import { normaliseAddress } from './address.js';
 import { isAiCrawler } from './detect.js';
 import { type CrawlerOptions, type CrawlerReporter, createCrawlerReporter } from './reporter.js';
 
@@ -12,6 +14,9 @@ interface NodeRequest {
   headers: Record<string, string | string[] | undefined>;
   url?: string;
   originalUrl?: string;
+  /** Express only; Connect has just the socket. */
+  ip?: string;
+  socket?: { remoteAddress?: string };
 }
 interface NodeResponse {
   statusCode: number;
@@ -34,6 +39,7 @@ export function crawlerMiddleware(input: CrawlerOptions | CrawlerReporter) {
             user_agent: userAgent as string,
             path: req.originalUrl ?? req.url ?? '/',
             status: res.statusCode,
+            ip: normaliseAddress(req.ip || req.socket?.remoteAddress),
           }),
         );
       }
@@ -49,7 +55,7 @@ interface FastifyLike {
   addHook(
     name: 'onResponse',
     hook: (
-      request: { headers: NodeRequest['headers']; url: string },
+      request: { headers: NodeRequest['headers']; url: string; ip: string },
       reply: { statusCode: number },
     ) => Promise<void>,
   ): unknown;
@@ -62,7 +68,12 @@ export function fastifyCrawler(app: FastifyLike, options: CrawlerOptions, done: 
   app.addHook('onResponse', async (request, reply) => {
     const userAgent = header(request.headers['user-agent']);
     if (isAiCrawler(userAgent)) {
-      reporter.record({ user_agent: userAgent as string, path: request.url, status: reply.statusCode });
+      reporter.record({
+        user_agent: userAgent as string,
+        path: request.url,
+        status: reply.statusCode,
+        ip: normaliseAddress(request.ip),
+      });
     }
   });
   app.addHook('onClose', () => reporter.close());
@@ -74,12 +85,22 @@ Object.assign(fastifyCrawler, {
   [Symbol.for('fastify.display-name')]: 'touchtrail-crawler',
 });
 
+export interface FetchCrawlerOptions extends CrawlerOptions {
+  /**
+   * A `Request` carries no client address; this returns it, e.g.
+   * `(request) => request.headers.get('cf-connecting-ip')` on Cloudflare. Trust only a header
+   * your platform sets itself. Without it, hits carry no address.
+   */
+  ipOf?: (request: Request) => string | null | undefined;
+}
+
 /** Wraps a fetch-style handler (Hono, Next.js route handlers, Deno-style servers). */
 export function withCrawlerTracking(
   handler: (request: Request) => Response | Promise<Response>,
-  input: CrawlerOptions | CrawlerReporter,
+  input: FetchCrawlerOptions | CrawlerReporter,
 ) {
   const reporter = reporterOf(input);
+  const ipOf = 'record' in input ? undefined : input.ipOf;
   const wrapped = async (request: Request) => {
     const response = await handler(request);
     try {
@@ -90,6 +111,7 @@ export function withCrawlerTracking(
           user_agent: userAgent as string,
           path: url.pathname + url.search,
           status: response.status,
+          ip: normaliseAddress(ipOf?.(request)),
         });
       }
     } catch {

@@ -1,5 +1,10 @@
 /** `@touchtrail/node/crawler`: report AI crawler hits from a Node server to Touchtrail. */
-export { crawlerMiddleware, fastifyCrawler, withCrawlerTracking } from './adapters.js';
+export {
+  crawlerMiddleware,
+  type FetchCrawlerOptions,
+  fastifyCrawler,
+  withCrawlerTracking,
+} from './adapters.js';
 export { isAiCrawler } from './detect.js';
 export {
   type CrawlerHit,

@@ -6,6 +6,7 @@
  * backoff (never sooner than its Retry-After asks, up to 5 minutes), and `close()` sends what is left. Recording never throws and never waits for the
  * network, so the response to the crawler is not delayed; a failing `onError` is ignored.
  */
+import { normaliseAddress } from './address.js';
 import { redactPath } from './redact.js';
 
 export interface CrawlerOptions {
@@ -25,6 +26,12 @@ export interface CrawlerOptions {
   /** Called with delivery problems; defaults to nothing (the app's logs stay quiet). */
   onError?: (error: Error) => void;
   fetch?: typeof fetch;
+  /**
+   * Send the request's address with each hit so Touchtrail can tell a real crawler from one that
+   * only borrows its name (checked against the ranges its operator publishes; never stored).
+   * `false` sends none.
+   */
+  sendIp?: boolean;
 }
 
 export interface CrawlerHit {
@@ -32,7 +39,10 @@ export interface CrawlerHit {
   path: string;
   status?: number;
   timestamp: string;
-  /** Not sent by the middleware, the plugin or the wrapper; Touchtrail does not store it. */
+  /**
+   * The client's address, used by Touchtrail only to check the crawler is genuine, never stored.
+   * Dropped when `sendIp` is `false` or when it is not an IPv4 or IPv6 address.
+   */
   ip?: string;
 }
 
@@ -65,6 +75,7 @@ export function createCrawlerReporter(options: CrawlerOptions): CrawlerReporter 
   const maxQueue = Math.max(0, options.maxQueue ?? 10_000);
   const timeoutMs = options.timeoutMs ?? 10_000;
   const send = options.fetch ?? fetch;
+  const isSendingIp = options.sendIp !== false;
   const url = new URL('/v1/crawler/hits', options.endpoint).href;
   const queue: CrawlerHit[] = [];
   /** Hits taken off the queue for the request in flight; they still count against `maxQueue`. */
@@ -170,11 +181,14 @@ export function createCrawlerReporter(options: CrawlerOptions): CrawlerReporter 
         return;
       }
       try {
+        const { ip: given, ...rest } = hit;
+        const ip = isSendingIp ? normaliseAddress(given) : undefined;
         queue.push({
-          ...hit,
+          ...rest,
           path: redactPath(String(hit.path)).slice(0, 4096),
           user_agent: String(hit.user_agent).slice(0, 1000),
           timestamp: hit.timestamp ?? new Date().toISOString(),
+          ...(ip && { ip }),
         });
       } catch (error) {
         report(error);

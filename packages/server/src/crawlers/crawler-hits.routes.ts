@@ -28,7 +28,9 @@ const hitSchema = z.strictObject({
     .string()
     .refine((value) => isIP(value) !== 0, 'must be an IPv4 or IPv6 address')
     .optional()
-    .describe('Used only to check the crawler is genuine; never stored'),
+    .describe(
+      "Checked against the address ranges the crawler's operator publishes, to flag spoofed crawlers; never stored",
+    ),
 });
 
 declare module 'fastify' {

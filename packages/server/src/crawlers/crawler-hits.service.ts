@@ -1,7 +1,8 @@
 /**
  * Crawler-hit reports from the middleware: each user agent classified once, here; the batch
- * joins the others in a group commit and is answered after it is written. IP addresses may be
- * sent but are not stored (checking them against operators' published ranges is not done yet).
+ * joins the others in a group commit and is answered after it is written. An IP address, when
+ * sent, is checked against the ranges the crawler's operator publishes (crawler-ranges.ts) and
+ * dropped: only the outcome is stored, and a spoofed hit counts apart from the crawler's hits.
  * Email addresses and phone numbers in a path's query string are redacted like page URLs.
  */
 import { randomUUID } from 'node:crypto';
@@ -14,12 +15,14 @@ import { redactUrl } from '../ingest/redact.js';
 import { type Clock, HOUR_MS } from '../lib/clock.js';
 import { storableText } from '../lib/storable-text.js';
 import { classifyCrawler } from './classify-crawler.js';
+import type { CrawlerRanges } from './crawler-ranges.js';
 
 export interface CrawlerHitInput {
   user_agent: string;
   path: string;
   status?: number;
   timestamp?: string;
+  ip?: string;
 }
 
 /** As on the other ingest routes: a hit may be dated at most this far ahead of the server. */
@@ -40,10 +43,20 @@ function pathOf(raw: string): string {
   }
 }
 
-export function createCrawlerHitsService({ db, clock }: { db: Kysely<DB>; clock: Clock }) {
+export function createCrawlerHitsService({
+  db,
+  clock,
+  ranges,
+}: {
+  db: Kysely<DB>;
+  clock: Clock;
+  ranges: Pick<CrawlerRanges, 'current'>;
+}) {
   const committer = new GroupCommitter<Batch, Outcome>(
-    (batches) =>
-      db.transaction().execute(async (trx) => {
+    async (batches) => {
+      // Read before the transaction: embedded PGlite has one connection, which it would hold.
+      const checkAddress = await ranges.current();
+      return db.transaction().execute(async (trx) => {
         const siteIds = [...new Set(batches.map((batch) => batch.siteId))];
         const sites = await trx
           .selectFrom('sites')
@@ -61,15 +74,19 @@ export function createCrawlerHitsService({ db, clock }: { db: Kysely<DB>; clock:
         const now = clock.now();
         const rows = batches.flatMap((batch) =>
           outcomeOf(batch) === 'recorded'
-            ? batch.hits.map((hit) => ({
-                site_id: batch.siteId,
-                id: randomUUID(),
-                ...classifyCrawler(storableText(hit.user_agent)),
-                path: redactUrl(pathOf(storableText(hit.path))),
-                status: hit.status ?? null,
-                occurred_at: hit.timestamp ? new Date(hit.timestamp) : now,
-                received_at: now,
-              }))
+            ? batch.hits.map((hit) => {
+                const crawler = classifyCrawler(storableText(hit.user_agent));
+                return {
+                  site_id: batch.siteId,
+                  id: randomUUID(),
+                  ...crawler,
+                  path: redactUrl(pathOf(storableText(hit.path))),
+                  status: hit.status ?? null,
+                  occurred_at: hit.timestamp ? new Date(hit.timestamp) : now,
+                  received_at: now,
+                  verified: checkAddress(crawler.crawler, hit.ip),
+                };
+              })
             : [],
         );
         for (let start = 0; start < rows.length; start += 1000) {
@@ -80,7 +97,16 @@ export function createCrawlerHitsService({ db, clock }: { db: Kysely<DB>; clock:
         }
         const daily = new Map<
           string,
-          { site_id: string; day: string; crawler: string; operator: string; purpose: string; hits: number }
+          {
+            site_id: string;
+            day: string;
+            crawler: string;
+            operator: string;
+            purpose: string;
+            hits: number;
+            verified_hits: number;
+            spoofed_hits: number;
+          }
         >();
         for (const row of rows) {
           const day = row.occurred_at.toISOString().slice(0, 10);
@@ -92,8 +118,12 @@ export function createCrawlerHitsService({ db, clock }: { db: Kysely<DB>; clock:
             operator: row.operator,
             purpose: row.purpose,
             hits: 0,
+            verified_hits: 0,
+            spoofed_hits: 0,
           };
-          entry.hits += 1;
+          if (row.verified === false) entry.spoofed_hits += 1;
+          else entry.hits += 1;
+          if (row.verified === true) entry.verified_hits += 1;
           daily.set(key, entry);
         }
         if (daily.size > 0) {
@@ -101,14 +131,17 @@ export function createCrawlerHitsService({ db, clock }: { db: Kysely<DB>; clock:
             .insertInto('daily_crawler_hits')
             .values([...daily.values()])
             .onConflict((oc) =>
-              oc
-                .columns(['site_id', 'day', 'crawler'])
-                .doUpdateSet({ hits: sql`daily_crawler_hits.hits + excluded.hits` }),
+              oc.columns(['site_id', 'day', 'crawler']).doUpdateSet({
+                hits: sql`daily_crawler_hits.hits + excluded.hits`,
+                verified_hits: sql`daily_crawler_hits.verified_hits + excluded.verified_hits`,
+                spoofed_hits: sql`daily_crawler_hits.spoofed_hits + excluded.spoofed_hits`,
+              }),
             )
             .execute();
         }
         return batches.map(outcomeOf);
-      }),
+      });
+    },
     { maxBatch: 100, maxWaitMs: 4, isItemError: isDataError },
   );
 

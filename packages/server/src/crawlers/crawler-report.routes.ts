@@ -23,7 +23,17 @@ const reportSchema = z.object({
       crawler: z.string(),
       operator: z.string(),
       purpose: z.string().describe('training, search, user (fetching for a person right now) or other'),
-      hits: z.number().int(),
+      hits: z.number().int().describe('Hits not known to be spoofed'),
+      verified_hits: z
+        .number()
+        .int()
+        .describe('The part of `hits` whose address is inside the ranges the operator publishes'),
+      spoofed_hits: z
+        .number()
+        .int()
+        .describe(
+          'Hits with this crawler’s name from an address outside its operator’s published ranges; not in `hits`, `purposes`, `top_paths` or `operators`',
+        ),
       days: z.array(z.object({ date: z.string(), hits: z.number().int() })),
     }),
   ),

@@ -8,13 +8,16 @@ export interface Window {
   to: string;
 }
 
+// `verified` is null for hits that were not checked: those count.
+const notSpoofed = sql<boolean>`verified is not false`;
+
 const endOf = (day: string) => new Date(`${day}T00:00:00Z`).getTime() + 86_400_000;
 
 /** Hits per crawler and day, from the daily rollup. */
 export function crawlerDays(db: Kysely<DB>, w: Window) {
   return db
     .selectFrom('daily_crawler_hits')
-    .select(['day', 'crawler', 'operator', 'purpose', 'hits'])
+    .select(['day', 'crawler', 'operator', 'purpose', 'hits', 'verified_hits', 'spoofed_hits'])
     .where('site_id', '=', w.siteId)
     .where('day', '>=', w.from)
     .where('day', '<=', w.to)
@@ -22,7 +25,7 @@ export function crawlerDays(db: Kysely<DB>, w: Window) {
     .execute();
 }
 
-/** The most fetched paths in the window. */
+/** The most fetched paths in the window, spoofed hits left out. */
 export function topPaths(db: Kysely<DB>, w: Window, limit = 20) {
   return db
     .selectFrom('crawler_hits')
@@ -30,6 +33,7 @@ export function topPaths(db: Kysely<DB>, w: Window, limit = 20) {
     .where('site_id', '=', w.siteId)
     .where('occurred_at', '>=', new Date(`${w.from}T00:00:00Z`))
     .where('occurred_at', '<', new Date(endOf(w.to)))
+    .where(notSpoofed)
     .groupBy('path')
     .orderBy('hits', 'desc')
     .orderBy('path')
@@ -37,7 +41,7 @@ export function topPaths(db: Kysely<DB>, w: Window, limit = 20) {
     .execute();
 }
 
-/** Hits and distinct pages per operator. */
+/** Hits and distinct pages per operator, spoofed hits left out. */
 export function operatorFetches(db: Kysely<DB>, w: Window) {
   return db
     .selectFrom('crawler_hits')
@@ -50,6 +54,7 @@ export function operatorFetches(db: Kysely<DB>, w: Window) {
     .where('operator', '!=', '')
     .where('occurred_at', '>=', new Date(`${w.from}T00:00:00Z`))
     .where('occurred_at', '<', new Date(endOf(w.to)))
+    .where(notSpoofed)
     .groupBy('operator')
     .execute();
 }

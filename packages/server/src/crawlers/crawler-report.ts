@@ -37,6 +37,8 @@ export async function buildCrawlerReport(
       operator: string;
       purpose: string;
       hits: number;
+      verified_hits: number;
+      spoofed_hits: number;
       days: { date: string; hits: number }[];
     }
   >();
@@ -47,12 +49,16 @@ export async function buildCrawlerReport(
       operator: row.operator,
       purpose: row.purpose,
       hits: 0,
+      verified_hits: 0,
+      spoofed_hits: 0,
       days: [],
     };
     entry.hits += row.hits;
-    entry.days.push({ date: row.day, hits: row.hits });
+    entry.verified_hits += row.verified_hits;
+    entry.spoofed_hits += row.spoofed_hits;
+    if (row.hits > 0) entry.days.push({ date: row.day, hits: row.hits });
     crawlers.set(row.crawler, entry);
-    purposes.set(row.purpose, (purposes.get(row.purpose) ?? 0) + row.hits);
+    if (row.hits > 0) purposes.set(row.purpose, (purposes.get(row.purpose) ?? 0) + row.hits);
   }
 
   const exponent = currencyExponent(input.currency);

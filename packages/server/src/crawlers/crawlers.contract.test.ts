@@ -230,6 +230,8 @@ describe('crawler hits and the crawler report (contract)', () => {
           operator: '',
           purpose: 'other',
           hits: 2,
+          verified_hits: 0,
+          spoofed_hits: 0,
           days: [{ date: dayOf(0).slice(0, 10), hits: 2 }],
         },
       ]);

@@ -1,4 +1,4 @@
-/** Row types of migrations/008_crawlers.sql. */
+/** Row types of migrations/008_crawlers.sql and 011_crawler_ranges.sql. */
 import type { ColumnType } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -27,6 +27,7 @@ export interface CrawlerHitsTable {
   status: number | null;
   occurred_at: Timestamp;
   received_at: Timestamp;
+  verified: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
 }
 
 export interface DailyCrawlerHitsTable {
@@ -36,10 +37,21 @@ export interface DailyCrawlerHitsTable {
   operator: string;
   purpose: string;
   hits: number;
+  verified_hits: ColumnType<number, number | undefined, number>;
+  spoofed_hits: ColumnType<number, number | undefined, number>;
+}
+
+export interface CrawlerIpRangesTable {
+  crawler: string;
+  source_url: string;
+  /** CIDR prefixes, IPv4 and IPv6 (`jsonb` array of strings). */
+  prefixes: ColumnType<string[], string, string>;
+  fetched_at: Timestamp;
 }
 
 export interface CrawlerTables {
   bot_tokens: BotTokensTable;
   crawler_hits: CrawlerHitsTable;
   daily_crawler_hits: DailyCrawlerHitsTable;
+  crawler_ip_ranges: CrawlerIpRangesTable;
 }

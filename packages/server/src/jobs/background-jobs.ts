@@ -5,10 +5,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
-import { HOUR_MS, MINUTE_MS } from '../lib/clock.js';
-import { shownUrl } from '../rates/rates-fetch.js';
-import { startRatesRefresh } from '../rates/rates-refresh-job.js';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../lib/clock.js';
+import { shownUrl } from '../lib/fetch-file.js';
 import { startPeriodicJob } from './periodic.js';
+import { startRefreshJob } from './refresh-job.js';
 
 export function startBackgroundJobs(app: FastifyInstance, config: Config): () => Promise<void> {
   // ── Background worker: site erasure (sites/site-erasure.ts), once a minute ──────────────
@@ -25,12 +25,12 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
   });
   // ─────────────────────────────────────────────────────────────────────────────────────────
 
-  // ── Background worker: exchange rates (rates/rates-refresh-job.ts), at start and every ──────
+  // ── Background worker: exchange rates (jobs/refresh-job.ts), at start and every ──────
   // RATES_REFRESH_HOURS from RATES_URL; off when RATES_URL is empty or `off`. A failure keeps
   // the stored rates and is logged; it never stops the server.
   const ratesUrl = config.ratesUrl;
   const ratesRefresh = ratesUrl
-    ? startRatesRefresh({
+    ? startRefreshJob({
         refresh: (signal) => app.services.rates.refresh(ratesUrl, { signal }),
         intervalMs: config.ratesRefreshHours * HOUR_MS,
         onRefreshed: (result) =>
@@ -108,11 +108,31 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
   });
   // ─────────────────────────────────────────────────────────────────────────────────────────
 
+  // ── Background worker: crawler address ranges (crawlers/crawler-ranges.ts), at start and ────
+  // daily; off with CRAWLER_RANGES=off. A list that cannot be downloaded keeps its stored copy.
+  const crawlerRanges = config.crawlerRanges
+    ? startRefreshJob({
+        refresh: (signal) => app.services.crawlerRanges.refresh(signal),
+        intervalMs: DAY_MS,
+        onRefreshed: (report) =>
+          report.failed.length > 0
+            ? app.log.warn(
+                { job: 'crawler-ranges', ...report },
+                'some crawler address lists were not refreshed',
+              )
+            : app.log.info({ job: 'crawler-ranges', ...report }, 'crawler address lists refreshed'),
+        onError: (error) =>
+          app.log.warn({ err: error, job: 'crawler-ranges' }, 'crawler address lists refresh failed'),
+      })
+    : undefined;
+  // ─────────────────────────────────────────────────────────────────────────────────────────
+
   return async () => {
     await siteErasure.stop();
     await attribution.stop();
     await stopWebhookJobs();
     await conversionRetention.stop();
     await ratesRefresh?.stop();
+    await crawlerRanges?.stop();
   };
 }

@@ -9,10 +9,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../db/database.js';
 import { createManualClock } from '../lib/clock.js';
+import { FetchFileError } from '../lib/fetch-file.js';
 import { openTestDatabase } from '../test/database.js';
 import { RatesFileError } from './ecb-xml.js';
 import { createRatesService, type RatesService } from './rates.service.js';
-import { RatesFetchError } from './rates-fetch.js';
 
 const DAILY = readFileSync(new URL('./fixtures/eurofxref-daily-sample.xml', import.meta.url), 'utf8');
 const TEST_TIMEOUT_MS = 300;
@@ -79,7 +79,7 @@ describe('rates refresh', () => {
       response.end('Internal Server Error');
     });
     const refreshing = rates.refresh(url);
-    await expect(refreshing).rejects.toThrow(RatesFetchError);
+    await expect(refreshing).rejects.toThrow(FetchFileError);
     await expect(refreshing).rejects.toThrow(`GET ${url} answered 500`);
     expect(await count()).toBe(0);
   });
@@ -87,7 +87,7 @@ describe('rates refresh', () => {
   it('keeps a key in the query string or user part out of its messages', async () => {
     const url = await serve((_, response) => response.writeHead(403).end());
     const withKey = `${url}?access_key=s3cret-key`;
-    await expect(rates.refresh(withKey)).rejects.toThrow(new RatesFetchError(`GET ${url} answered 403`));
+    await expect(rates.refresh(withKey)).rejects.toThrow(new FetchFileError(`GET ${url} answered 403`));
     expect(requests.map((request) => request.url)).toEqual([
       '/stats/eurofxref/eurofxref-daily.xml?access_key=s3cret-key',
     ]);

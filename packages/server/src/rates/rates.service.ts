@@ -6,12 +6,15 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import { type Clock, DAY_MS } from '../lib/clock.js';
+import { FETCH_FILE_TIMEOUT_MS, fetchFile } from '../lib/fetch-file.js';
 import { currencyExponent } from '../lib/money.js';
 import { convertMinorExact } from './convert-minor.js';
 import { type Currency, SUPPORTED_CURRENCIES } from './currencies.js';
 import { isIsoDay, parseEcbXml, RatesFileError } from './ecb-xml.js';
 import { findRateOnOrBefore, upsertRates } from './rates.store.js';
-import { fetchRatesFile, REFRESH_TIMEOUT_MS } from './rates-fetch.js';
+
+/** The full ECB history is about 7 MB. */
+const MAX_RATES_FILE_BYTES = 64 * 1024 * 1024;
 
 export interface RatesImport {
   /** Distinct days with at least one rate in the file. */
@@ -27,7 +30,7 @@ export interface RatesService {
   importXml(xml: string): Promise<RatesImport>;
   /**
    * Downloads `url` (one deadline of 10 s for the whole transfer; `signal` cancels it sooner)
-   * and imports it. Throws `RatesFetchError` or `RatesFileError` with nothing imported; the
+   * and imports it. Throws `FetchFileError` or `RatesFileError` with nothing imported; the
    * caller logs it.
    */
   refresh(url: string, options?: { signal?: AbortSignal }): Promise<RatesImport>;
@@ -57,8 +60,8 @@ export function createRatesService(deps: {
   refreshTimeoutMs?: number;
 }): RatesService {
   const { db, clock } = deps;
-  const fetchFile = deps.fetch ?? globalThis.fetch;
-  const timeoutMs = deps.refreshTimeoutMs ?? REFRESH_TIMEOUT_MS;
+  const fetchImpl = deps.fetch ?? globalThis.fetch;
+  const timeoutMs = deps.refreshTimeoutMs ?? FETCH_FILE_TIMEOUT_MS;
 
   async function importXml(xml: string): Promise<RatesImport> {
     const { rows, days } = parseEcbXml(xml);
@@ -83,7 +86,15 @@ export function createRatesService(deps: {
     importXml,
 
     async refresh(url, options = {}) {
-      return importXml(await fetchRatesFile(url, { fetch: fetchFile, timeoutMs, signal: options.signal }));
+      return importXml(
+        await fetchFile(url, {
+          fetch: fetchImpl,
+          timeoutMs,
+          maxBytes: MAX_RATES_FILE_BYTES,
+          accept: 'application/xml, text/xml',
+          signal: options.signal,
+        }),
+      );
     },
 
     async rateOn(currency, day) {

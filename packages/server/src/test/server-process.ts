@@ -88,6 +88,7 @@ export async function prepareServerProcess(
         LOG_LEVEL: 'warn',
         // Tests stay on this machine: no exchange-rate downloads.
         RATES_URL: 'off',
+        CRAWLER_RANGES: 'off',
         ...extraEnv,
       };
       if (databaseUrl) env.DATABASE_URL = databaseUrl;

@@ -1,11 +1,17 @@
 /** The scheduled refresh: at start, then every interval; failures reported, never thrown. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RatesImport } from './rates.service.js';
-import { startRatesRefresh } from './rates-refresh-job.js';
+import { startRefreshJob } from './refresh-job.js';
+
+interface RatesImport {
+  days: number;
+  rows: number;
+  firstDay: string;
+  lastDay: string;
+}
 
 const RESULT: RatesImport = { days: 1, rows: 5, firstDay: '2026-11-17', lastDay: '2026-11-17' };
 
-describe('startRatesRefresh', () => {
+describe('startRefreshJob', () => {
   beforeEach(() => {
     vi.useFakeTimers();
   });
@@ -17,7 +23,7 @@ describe('startRatesRefresh', () => {
     let calls = 0;
     const refreshed: RatesImport[] = [];
     const errors: unknown[] = [];
-    const job = startRatesRefresh({
+    const job = startRefreshJob({
       refresh: async () => {
         calls += 1;
         if (calls === 2) throw new Error('GET answered 500');
@@ -47,7 +53,7 @@ describe('startRatesRefresh', () => {
     let calls = 0;
     let sawAbort = false;
     const errors: unknown[] = [];
-    const job = startRatesRefresh({
+    const job = startRefreshJob({
       refresh: (signal) => {
         calls += 1;
         return new Promise<RatesImport>((_, reject) => {
@@ -78,7 +84,7 @@ describe('startRatesRefresh', () => {
   it('waits on stop for a later refresh in progress', async () => {
     let finish: () => void = () => {};
     let calls = 0;
-    const job = startRatesRefresh({
+    const job = startRefreshJob({
       refresh: () => {
         calls += 1;
         if (calls === 1) return Promise.resolve(RESULT);

@@ -1,16 +1,16 @@
 /**
- * The scheduled refresh: once when the server starts (a fresh install has no rates to convert
- * with), then every `intervalMs` through `startPeriodicJob`, so runs never overlap. A failed
- * refresh is reported and the stored rates stay in use. `stop()` cancels a download in flight
+ * A scheduled refresh of data the server downloads (exchange rates, crawler address ranges):
+ * once when the server starts (a fresh install has none), then every `intervalMs` through
+ * `startPeriodicJob`, so runs never overlap. A failed refresh is reported and the stored data
+ * stays in use. `stop()` cancels a download in flight
  * (it could otherwise hold shutdown for its whole 10 s deadline) and waits for the run to end.
  */
-import { type PeriodicJob, startPeriodicJob } from '../jobs/periodic.js';
-import type { RatesImport } from './rates.service.js';
+import { type PeriodicJob, startPeriodicJob } from './periodic.js';
 
-export function startRatesRefresh(options: {
-  refresh: (signal: AbortSignal) => Promise<RatesImport>;
+export function startRefreshJob<T>(options: {
+  refresh: (signal: AbortSignal) => Promise<T>;
   intervalMs: number;
-  onRefreshed: (result: RatesImport) => void;
+  onRefreshed: (result: T) => void;
   onError: (error: unknown) => void;
 }): PeriodicJob {
   const cancel = new AbortController();
