@@ -6,6 +6,7 @@
  * backoff (never sooner than its Retry-After asks, up to 5 minutes), and `close()` sends what is left. Recording never throws and never waits for the
  * network, so the response to the crawler is not delayed; a failing `onError` is ignored.
  */
+import { retryAfterMs } from '../retry-after.js';
 import { normaliseAddress } from './address.js';
 import { redactPath } from './redact.js';
 
@@ -57,12 +58,6 @@ const MAX_BACKOFF_MS = 60_000;
 /** The longest Retry-After honoured, so a wrong header cannot stop reporting for long. */
 const MAX_RETRY_AFTER_MS = 5 * 60_000;
 
-/** Retry-After in seconds or as an HTTP date, in milliseconds from now; 0 when absent or unreadable. */
-function retryAfterMs(value: string | null): number {
-  if (!value) return 0;
-  const ms = /^\d+$/.test(value.trim()) ? Number(value.trim()) * 1000 : Date.parse(value) - Date.now();
-  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS) : 0;
-}
 /** Half the server's 1 MiB body limit, so a batch is never refused for its size. */
 const MAX_BATCH_BYTES = 512 * 1024;
 
@@ -114,7 +109,7 @@ export function createCrawlerReporter(options: CrawlerOptions): CrawlerReporter 
       });
       if (response.ok) return 'sent';
       if (response.status === 429 || response.status >= 500) {
-        askedWaitMs = retryAfterMs(response.headers.get('retry-after'));
+        askedWaitMs = Math.min(retryAfterMs(response.headers.get('retry-after')), MAX_RETRY_AFTER_MS);
         report(new Error(`Touchtrail answered ${response.status}`));
         return 'retry';
       }

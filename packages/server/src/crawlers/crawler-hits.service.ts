@@ -6,7 +6,8 @@
  * Email addresses and phone numbers in a path's query string are redacted like page URLs.
  */
 import { randomUUID } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { DailyCrawlerHitsTable } from '../db/crawler-types.js';
 import { isDataError } from '../db/errors.js';
 import type { DB } from '../db/types.js';
 import { AppError, badInput, unauthorized } from '../http/errors.js';
@@ -95,19 +96,7 @@ export function createCrawlerHitsService({
             .values(rows.slice(start, start + 1000))
             .execute();
         }
-        const daily = new Map<
-          string,
-          {
-            site_id: string;
-            day: string;
-            crawler: string;
-            operator: string;
-            purpose: string;
-            hits: number;
-            verified_hits: number;
-            spoofed_hits: number;
-          }
-        >();
+        const daily = new Map<string, Selectable<DailyCrawlerHitsTable>>();
         for (const row of rows) {
           const day = row.occurred_at.toISOString().slice(0, 10);
           const key = `${row.site_id}|${day}|${row.crawler}`;
