@@ -163,6 +163,32 @@ describe('Touchtrail client (against the server)', () => {
     expect(refunds).toEqual([1000]);
   });
 
+  it('sends the settlement the processor reported, which the server keeps with the payment', async () => {
+    const touchtrail = new Touchtrail({ apiKey, endpoint });
+    const payment = {
+      site_id: snippetKey,
+      transaction_id: 'ch_settled',
+      amount: 100,
+      currency: 'EUR',
+      settlement_amount: 108.5,
+      settlement_currency: 'usd',
+    };
+    expect(await touchtrail.payments.record(payment)).toEqual({
+      status: 'recorded',
+      transaction_id: 'ch_settled',
+    });
+    const { payments } = await paymentRows('ch_settled');
+    expect(payments[0]).toMatchObject({
+      amount_minor: 10_000,
+      settlement_minor: 10_850,
+      settlement_currency: 'USD',
+    });
+    const half = await caught(
+      touchtrail.payments.record({ ...payment, transaction_id: 'ch_half', settlement_currency: undefined }),
+    );
+    expect(half).toMatchObject({ status: 422, code: 'validation_failed', field: 'settlement_currency' });
+  });
+
   it('records a payment once when the answer to the first attempt is lost', async () => {
     const watched = countingFetch(true);
     const touchtrail = new Touchtrail({ apiKey, endpoint, fetch: watched.send, maxRetries: 1 });

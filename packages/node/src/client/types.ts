@@ -78,6 +78,14 @@ export interface PaymentInput {
   refunded?: boolean | null;
   /** Running total refunded so far, major units, above 0; alone it marks the payment refunded. */
   refunded_amount?: number | null;
+  /**
+   * What the processor paid out for this payment, in major units of `settlement_currency` (a
+   * charge of 100 EUR settled as 108.50 USD); revenue is then counted in it, refunds in their
+   * share. Send both or neither, on the payment's first post.
+   */
+  settlement_amount?: number | null;
+  /** Three-letter ISO 4217 code of `settlement_amount`. */
+  settlement_currency?: string | null;
   /** A free trial: a conversion with zero revenue (implied by `amount` 0). */
   is_free_trial?: boolean | null;
   /** When the payment (or, on a refund, the refund) happened, ISO 8601; default now. */

@@ -12,7 +12,16 @@ type Trx = Transaction<DB>;
 export function lockPayment(trx: Trx, siteId: string, paymentId: string) {
   return trx
     .selectFrom('payments')
-    .select(['id', 'kind', 'amount_minor', 'currency', 'paid_at', 'attributed_at'])
+    .select([
+      'id',
+      'kind',
+      'amount_minor',
+      'currency',
+      'settlement_minor',
+      'settlement_currency',
+      'paid_at',
+      'attributed_at',
+    ])
     .where('site_id', '=', siteId)
     .where('id', '=', paymentId)
     .forUpdate()
@@ -22,7 +31,7 @@ export function lockPayment(trx: Trx, siteId: string, paymentId: string) {
 export function loadUnappliedRefunds(trx: Trx, siteId: string, paymentId: string) {
   return trx
     .selectFrom('refunds')
-    .select(['id', 'amount_minor', 'refunded_at'])
+    .select(['id', 'amount_minor', 'settlement_minor', 'refunded_at'])
     .where('site_id', '=', siteId)
     .where('payment_id', '=', paymentId)
     .where('applied', '=', false)

@@ -65,7 +65,8 @@ export async function postPaymentRevenue(
 ) {
   const payment = await store.lockPayment(trx, siteId, paymentId);
   if (!payment) throw new Error(`payment ${paymentId} of conversion pay_${paymentId} not found`);
-  const sheet = createDeltaSheet(payment.currency);
+  // With a settlement, revenue is counted in what the processor paid out (payments/payment-write.ts).
+  const sheet = createDeltaSheet(payment.settlement_currency ?? payment.currency);
   const sharesUnder = (model: AttributionModel): Credits =>
     credits[model].size > 0 ? credits[model] : new Map([[UNATTRIBUTED_SOURCE, 1]]);
 
@@ -77,14 +78,20 @@ export async function postPaymentRevenue(
       // Trials count as conversions (interface §4.4: they lower average order value) and apart.
       sheet.add(day, model, 'conversions', splitAmount(1, shares));
       if (payment.kind === 'trial') sheet.add(day, model, 'trials', splitAmount(1, shares));
-      else sheet.add(day, model, 'gross', splitAmount(payment.amount_minor, shares));
+      else
+        sheet.add(day, model, 'gross', splitAmount(payment.settlement_minor ?? payment.amount_minor, shares));
     }
   }
   const refunds = await store.loadUnappliedRefunds(trx, siteId, paymentId);
   for (const refund of refunds) {
     const day = dayOf(new Date(refund.refunded_at));
     for (const model of ATTRIBUTION_MODELS) {
-      sheet.add(day, model, 'refunded', splitAmount(refund.amount_minor, sharesUnder(model)));
+      sheet.add(
+        day,
+        model,
+        'refunded',
+        splitAmount(refund.settlement_minor ?? refund.amount_minor, sharesUnder(model)),
+      );
     }
   }
   await store.addDailyRevenue(trx, siteId, sheet.rows());

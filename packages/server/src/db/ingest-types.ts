@@ -141,6 +141,8 @@ export interface PaymentsTable {
   paid_at: Timestamp;
   received_at: Timestamp;
   attributed_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  settlement_minor: ColumnType<number | null, number | null | undefined, number | null>;
+  settlement_currency: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface RefundsTable {
@@ -148,6 +150,8 @@ export interface RefundsTable {
   id: string;
   payment_id: string;
   amount_minor: number;
+  /** The refund's part of the payment's settlement; null when the payment has none. */
+  settlement_minor: ColumnType<number | null, number | null | undefined, number | null>;
   refunded_at: Timestamp;
   created_at: Timestamp;
   applied: Generated<boolean>;

@@ -21,6 +21,8 @@ export interface PaymentInput {
   kind: 'payment' | 'trial';
   amountMinor: number;
   currency: string;
+  /** What the processor paid out, when it says; revenue is counted in it. */
+  settlement: { amountMinor: number; currency: string } | null;
   renewal: boolean;
   /** Already redacted. */
   customerId: string | null;
@@ -38,6 +40,27 @@ const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 /** The conversion event's id; the attribution job and its credits know the payment by it. */
 export const paymentEventId = (paymentId: string) => `pay_${paymentId}`;
 
+/**
+ * A refund's part of the payment's settlement, when the payment has one: the settled share of
+ * the refunded total after it minus that of the total before, each rounded to the unit, so the
+ * parts of any sequence of refunds add up to the whole settlement once everything is refunded.
+ */
+export function settlementRefund(
+  payment: Pick<store.LockedPayment, 'amount_minor' | 'settlement_minor' | 'settlement_currency'>,
+  totalBefore: number,
+  totalAfter: number,
+): { amountMinor: number; currency: string } | null {
+  if (payment.settlement_minor === null || payment.settlement_currency === null) return null;
+  const amount = BigInt(payment.amount_minor);
+  const settlement = BigInt(payment.settlement_minor);
+  // Half up, in integers: (2·t·S + A) / 2A.
+  const settledAt = (total: number) => (2n * BigInt(total) * settlement + amount) / (2n * amount);
+  return {
+    amountMinor: Number(settledAt(totalAfter) - settledAt(totalBefore)),
+    currency: payment.settlement_currency,
+  };
+}
+
 export async function writePayment(trx: Trx, input: PaymentInput, now: Date): Promise<PaymentStatus> {
   const id = randomUUID();
   const isNew = await store.claimPayment(trx, {
@@ -48,6 +71,8 @@ export async function writePayment(trx: Trx, input: PaymentInput, now: Date): Pr
     kind: input.kind,
     amount_minor: input.amountMinor,
     currency: input.currency,
+    settlement_minor: input.settlement?.amountMinor ?? null,
+    settlement_currency: input.settlement?.currency ?? null,
     renewal: input.renewal,
     customer_id: input.customerId,
     visitor_id: input.visitorId,
@@ -129,11 +154,13 @@ async function refund(
   );
   if (deltaMinor === 0) return;
   const isAttributed = payment.attributed_at !== null;
+  const settled = settlementRefund(payment, totalMinor - deltaMinor, totalMinor);
   await store.insertRefund(trx, {
     site_id: siteId,
     id: randomUUID(),
     payment_id: payment.id,
     amount_minor: deltaMinor,
+    settlement_minor: settled?.amountMinor ?? null,
     refunded_at: refundedAt,
     created_at: now,
     applied: isAttributed,
@@ -143,12 +170,12 @@ async function refund(
   const credits = await store.loadCredits(trx, siteId, paymentEventId(payment.id));
   await store.addRefundedRevenue(
     trx,
-    splitRefund(credits, deltaMinor).map((part) => ({
+    splitRefund(credits, settled?.amountMinor ?? deltaMinor).map((part) => ({
       site_id: siteId,
       day: dayOf(refundedAt),
       model: part.model,
       source: part.source,
-      currency: payment.currency,
+      currency: settled?.currency ?? payment.currency,
       refunded_minor: part.amountMinor,
     })),
   );

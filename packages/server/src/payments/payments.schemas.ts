@@ -1,8 +1,9 @@
 /**
  * The wire format of `POST /v1/server/payments` (interface §4.4, §7.4). Optional fields also
  * accept `null` as "not sent" (processors' payloads carry nulls, and `getVisitorId()` returns
- * null before the first pageview). Unknown fields are ignored, not refused: the server SDKs
- * send settlement fields whose wire names the interface leaves open.
+ * null before the first pageview). Unknown fields are ignored, not refused. The settlement
+ * fields, whose wire names the interface leaves open, are `settlement_amount` and
+ * `settlement_currency`.
  */
 import { z } from 'zod';
 import { timestampSchema } from '../http/schemas.js';
@@ -65,6 +66,12 @@ export const paymentBodySchema = z.object({
   refunded_amount: optional(
     z.number().gt(0, 'must be above zero').max(MAX_AMOUNT, 'must be at most 1000000000000'),
   ).describe('Running total refunded so far, major units; alone it marks the payment refunded'),
+  settlement_amount: optional(amountSchema).describe(
+    'What the processor paid out for this payment, in major units of `settlement_currency` (for a charge in another currency); revenue is then counted in it. Sent with `settlement_currency`, on the first post of the payment',
+  ),
+  settlement_currency: optional(currencySchema).describe(
+    'Three-letter ISO 4217 code of `settlement_amount`, any case',
+  ),
   is_free_trial: optional(z.boolean()).describe(
     'A free trial (implied by `amount` 0): a conversion with zero revenue',
   ),

@@ -73,6 +73,17 @@ export function createPaymentsService({
     return site;
   }
 
+  function settlementOf(body: PaymentBody): PaymentInput['settlement'] {
+    const amount = body.settlement_amount ?? null;
+    const currency = body.settlement_currency ?? null;
+    if (amount === null && currency === null) return null;
+    if (amount === null)
+      throw badInput('settlement_amount', 'settlement_amount: must be sent with settlement_currency');
+    if (currency === null)
+      throw badInput('settlement_currency', 'settlement_currency: must be sent with settlement_amount');
+    return { amountMinor: toMinorUnits(amount, currency), currency };
+  }
+
   function toInput(siteId: string, body: PaymentBody, at: Date): PaymentInput {
     // An amount below the currency's smallest unit (0.004 USD) is zero revenue: a trial too.
     const amountMinor = toMinorUnits(body.amount, body.currency);
@@ -87,6 +98,7 @@ export function createPaymentsService({
       // A trial is a conversion with zero revenue, whatever amount came with it.
       amountMinor: isTrial ? 0 : amountMinor,
       currency: body.currency,
+      settlement: settlementOf(body),
       renewal: body.renewal ?? false,
       customerId: body.customer_id ? redactText(body.customer_id) : null,
       visitorId,

@@ -16,6 +16,8 @@ export interface NewPaymentRow {
   kind: 'payment' | 'trial';
   amount_minor: number;
   currency: string;
+  settlement_minor: number | null;
+  settlement_currency: string | null;
   renewal: boolean;
   customer_id: string | null;
   visitor_id: string | null;
@@ -29,6 +31,8 @@ export interface LockedPayment {
   amount_minor: number;
   refunded_minor: number;
   currency: string;
+  settlement_minor: number | null;
+  settlement_currency: string | null;
   attributed_at: Date | null;
 }
 
@@ -55,7 +59,15 @@ export async function lockPayment(
 ): Promise<LockedPayment | undefined> {
   return trx
     .selectFrom('payments')
-    .select(['id', 'amount_minor', 'refunded_minor', 'currency', 'attributed_at'])
+    .select([
+      'id',
+      'amount_minor',
+      'refunded_minor',
+      'currency',
+      'settlement_minor',
+      'settlement_currency',
+      'attributed_at',
+    ])
     .where('site_id', '=', siteId)
     .where('provider', '=', provider)
     .where('transaction_id', '=', transactionId)
@@ -70,6 +82,7 @@ export async function insertRefund(
     id: string;
     payment_id: string;
     amount_minor: number;
+    settlement_minor: number | null;
     refunded_at: Date;
     created_at: Date;
     applied: boolean;
