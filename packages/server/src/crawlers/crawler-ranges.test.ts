@@ -182,6 +182,19 @@ describe('crawler address ranges', () => {
       pages_fetched: 3,
     });
     expect(body.purposes).toEqual([{ purpose: 'training', hits: 5 }]);
+    expect(body.address_checks).toHaveLength(Object.keys(CRAWLER_RANGE_SOURCES).length);
+    expect(body.address_checks).toContainEqual({
+      crawler: 'GPTBot',
+      ranges: 3,
+      fetched_at: t.clock.now().toISOString(),
+      in_use: true,
+    });
+    expect(body.address_checks).toContainEqual({
+      crawler: 'DuckAssistBot',
+      ranges: 0,
+      fetched_at: null,
+      in_use: false,
+    });
   });
 
   it('stops checking against a list not refreshed for more than 7 days', async () => {
@@ -196,5 +209,14 @@ describe('crawler address ranges', () => {
     t.clock.advance(7 * DAY_MS + MINUTE_MS);
     const stale = await ranges.current();
     expect(stale('GPTBot', '192.0.2.200')).toBeNull();
+    const site = await insertSite(t, owner.accountId, { domain: 'stale.example.com' });
+    const report = await t.request({
+      method: 'GET',
+      url: `/v1/crawlers?site_id=${site.snippet_key}`,
+      headers: bearer(owner.apiKey),
+    });
+    expect(report.json().address_checks).toContainEqual(
+      expect.objectContaining({ crawler: 'GPTBot', ranges: 3, in_use: false }),
+    );
   });
 });

@@ -61,6 +61,20 @@ const reportSchema = z.object({
       }),
     )
     .describe('Per AI operator: crawled pages → assistant visits → conversions → net revenue'),
+  address_checks: z
+    .array(
+      z.object({
+        crawler: z.string(),
+        ranges: z.number().int().describe('Address ranges in the operator’s list as last downloaded'),
+        fetched_at: z.string().nullable().describe('When the list was downloaded; null if never'),
+        in_use: z
+          .boolean()
+          .describe('Whether hits are checked against it now (downloaded within the last 7 days)'),
+      }),
+    )
+    .describe(
+      'The crawlers whose operators publish address ranges, and whether their hits can be verified; other crawlers are never checked',
+    ),
 });
 
 export function registerCrawlerReportRoute(
@@ -118,6 +132,7 @@ export function registerCrawlerReportRoute(
           from,
           to,
           model: query.attribution_model,
+          now: deps.clock.now(),
         },
         deps.convert,
       );

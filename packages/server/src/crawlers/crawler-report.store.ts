@@ -104,3 +104,11 @@ export function creditedRevenue(db: Kysely<DB>, w: Window, model: string, labels
     .where('source', 'in', labels)
     .execute();
 }
+
+/** The stored address lists of crawler operators (crawler-ranges.ts): when, and how many ranges. */
+export function addressLists(db: Kysely<DB>) {
+  return db
+    .selectFrom('crawler_ip_ranges')
+    .select(['crawler', 'fetched_at', sql<number>`jsonb_array_length(prefixes)`.as('ranges')])
+    .execute();
+}

@@ -6,6 +6,8 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import { currencyExponent } from '../lib/money.js';
+import { CRAWLER_RANGE_SOURCES } from './crawler-ranges.data.js';
+import { RANGES_MAX_AGE_MS } from './crawler-ranges.js';
 import * as store from './crawler-report.store.js';
 import { OPERATOR_ASSISTANTS } from './crawlers.data.js';
 
@@ -16,18 +18,27 @@ const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 
 
 export async function buildCrawlerReport(
   db: Kysely<DB>,
-  input: { siteId: string; snippetKey: string; currency: string; from: string; to: string; model: string },
+  input: {
+    siteId: string;
+    snippetKey: string;
+    currency: string;
+    from: string;
+    to: string;
+    model: string;
+    now: Date;
+  },
   convert: Convert,
 ) {
   const window = { siteId: input.siteId, from: input.from, to: input.to };
   const labels = Object.values(OPERATOR_ASSISTANTS).flat();
-  const [days, paths, fetches, visits, conversions, revenue] = await Promise.all([
+  const [days, paths, fetches, visits, conversions, revenue, lists] = await Promise.all([
     store.crawlerDays(db, window),
     store.topPaths(db, window),
     store.operatorFetches(db, window),
     store.assistantVisits(db, window, labels),
     store.creditedConversions(db, window, input.model, labels),
     store.creditedRevenue(db, window, input.model, labels),
+    store.addressLists(db),
   ]);
 
   const crawlers = new Map<
@@ -119,5 +130,15 @@ export async function buildCrawlerReport(
     purposes: [...purposes].map(([purpose, hits]) => ({ purpose, hits })).sort((a, b) => b.hits - a.hits),
     top_paths: paths.map((row) => ({ path: row.path, hits: Number(row.hits) })),
     operators,
+    address_checks: Object.keys(CRAWLER_RANGE_SOURCES).map((crawler) => {
+      const list = lists.find((row) => row.crawler === crawler);
+      const fetchedAt = list ? new Date(list.fetched_at) : null;
+      return {
+        crawler,
+        ranges: Number(list?.ranges ?? 0),
+        fetched_at: fetchedAt?.toISOString() ?? null,
+        in_use: fetchedAt !== null && input.now.getTime() - fetchedAt.getTime() <= RANGES_MAX_AGE_MS,
+      };
+    }),
   };
 }
