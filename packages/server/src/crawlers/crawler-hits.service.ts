@@ -6,7 +6,7 @@
  * Email addresses and phone numbers in a path's query string are redacted like page URLs.
  */
 import { randomUUID } from 'node:crypto';
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { DailyCrawlerHitsTable } from '../db/crawler-types.js';
 import { isDataError } from '../db/errors.js';
 import type { DB } from '../db/types.js';
@@ -41,6 +41,47 @@ function pathOf(raw: string): string {
     return (url.pathname + url.search).slice(0, 2048);
   } catch {
     return raw.slice(0, 2048);
+  }
+}
+
+/** Adds the batch's hits to daily_crawler_paths, spoofed ones left out, in key order. */
+async function addPathHits(
+  trx: Transaction<DB>,
+  rows: { site_id: string; occurred_at: Date; operator: string; path: string; verified: boolean | null }[],
+): Promise<void> {
+  const counts = new Map<
+    string,
+    { site_id: string; day: string; operator: string; path: string; hits: number }
+  >();
+  for (const row of rows) {
+    if (row.verified === false) continue;
+    const day = row.occurred_at.toISOString().slice(0, 10);
+    const key = JSON.stringify([row.site_id, day, row.operator, row.path]);
+    const entry = counts.get(key) ?? {
+      site_id: row.site_id,
+      day,
+      operator: row.operator,
+      path: row.path,
+      hits: 0,
+    };
+    entry.hits += 1;
+    counts.set(key, entry);
+  }
+  const entries = [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, entry]) => entry);
+  for (let start = 0; start < entries.length; start += 1000) {
+    await trx
+      .insertInto('daily_crawler_paths')
+      .values(
+        entries
+          .slice(start, start + 1000)
+          .map((entry) => ({ ...entry, path_key: sql<string>`md5(${entry.path})::uuid` })),
+      )
+      .onConflict((oc) =>
+        oc
+          .columns(['site_id', 'day', 'operator', 'path_key'])
+          .doUpdateSet({ hits: sql`daily_crawler_paths.hits + excluded.hits` }),
+      )
+      .execute();
   }
 }
 
@@ -128,6 +169,7 @@ export function createCrawlerHitsService({
             )
             .execute();
         }
+        await addPathHits(trx, rows);
         return batches.map(outcomeOf);
       });
     },

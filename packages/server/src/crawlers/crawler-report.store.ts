@@ -8,9 +8,6 @@ export interface Window {
   to: string;
 }
 
-// `verified` is null for hits that were not checked: those count.
-const notSpoofed = sql<boolean>`verified is not false`;
-
 const endOf = (day: string) => new Date(`${day}T00:00:00Z`).getTime() + 86_400_000;
 
 /** Hits per crawler and day, from the daily rollup. */
@@ -25,36 +22,34 @@ export function crawlerDays(db: Kysely<DB>, w: Window) {
     .execute();
 }
 
-/** The most fetched paths in the window, spoofed hits left out. */
+/** The most fetched paths in the window (spoofed hits are not in the rollup). */
 export function topPaths(db: Kysely<DB>, w: Window, limit = 20) {
   return db
-    .selectFrom('crawler_hits')
-    .select(['path', (eb) => eb.fn.countAll<number>().as('hits')])
+    .selectFrom('daily_crawler_paths')
+    .select(['path', (eb) => eb.fn.sum<number>('hits').as('hits')])
     .where('site_id', '=', w.siteId)
-    .where('occurred_at', '>=', new Date(`${w.from}T00:00:00Z`))
-    .where('occurred_at', '<', new Date(endOf(w.to)))
-    .where(notSpoofed)
-    .groupBy('path')
+    .where('day', '>=', w.from)
+    .where('day', '<=', w.to)
+    .groupBy(['path_key', 'path'])
     .orderBy('hits', 'desc')
     .orderBy('path')
     .limit(limit)
     .execute();
 }
 
-/** Hits and distinct pages per operator, spoofed hits left out. */
+/** Hits and distinct pages per operator. */
 export function operatorFetches(db: Kysely<DB>, w: Window) {
   return db
-    .selectFrom('crawler_hits')
+    .selectFrom('daily_crawler_paths')
     .select([
       'operator',
-      (eb) => eb.fn.countAll<number>().as('hits'),
-      sql<number>`count(distinct path)`.as('pages'),
+      (eb) => eb.fn.sum<number>('hits').as('hits'),
+      sql<number>`count(distinct path_key)`.as('pages'),
     ])
     .where('site_id', '=', w.siteId)
     .where('operator', '!=', '')
-    .where('occurred_at', '>=', new Date(`${w.from}T00:00:00Z`))
-    .where('occurred_at', '<', new Date(endOf(w.to)))
-    .where(notSpoofed)
+    .where('day', '>=', w.from)
+    .where('day', '<=', w.to)
     .groupBy('operator')
     .execute();
 }

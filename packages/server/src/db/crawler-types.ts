@@ -1,4 +1,4 @@
-/** Row types of migrations/008_crawlers.sql and 011_crawler_ranges.sql. */
+/** Row types of migrations/008_crawlers.sql, 011_crawler_ranges.sql and 013_crawler_paths.sql. */
 import type { ColumnType } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -41,6 +41,16 @@ export interface DailyCrawlerHitsTable {
   spoofed_hits: ColumnType<number, number | undefined, number>;
 }
 
+export interface DailyCrawlerPathsTable {
+  site_id: string;
+  day: string;
+  operator: string;
+  /** md5 of the path as a uuid. */
+  path_key: string;
+  path: string;
+  hits: number;
+}
+
 export interface CrawlerIpRangesTable {
   crawler: string;
   source_url: string;
@@ -54,4 +64,5 @@ export interface CrawlerTables {
   crawler_hits: CrawlerHitsTable;
   daily_crawler_hits: DailyCrawlerHitsTable;
   crawler_ip_ranges: CrawlerIpRangesTable;
+  daily_crawler_paths: DailyCrawlerPathsTable;
 }

@@ -32,6 +32,7 @@ export const SITE_DATA: readonly OwnedRows[] = [
   bySite('payments', ['site_id', 'id']),
   bySite('crawler_hits', ['site_id', 'id']),
   bySite('daily_crawler_hits', ['site_id', 'day', 'crawler']),
+  bySite('daily_crawler_paths', ['site_id', 'day', 'operator', 'path_key']),
   bySite('bot_tokens', ['id']),
   bySite('events', ['site_id', 'event_id']),
   bySite('visits', ['site_id', 'id']),
