@@ -16,6 +16,7 @@ import {
   isAiCrawler,
   withCrawlerTracking,
 } from '../src/crawler/index.js';
+import { startScriptedServer } from './scripted-server.js';
 
 const GPTBOT =
   'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)';
@@ -192,6 +193,25 @@ describe('crawler middleware', () => {
       '/fetch',
       '/hand',
     ]);
+  });
+
+  it('keeps a path prefix of its endpoint, as the SDK does, and refuses an endpoint that is not http(s)', async () => {
+    const receiver = await startScriptedServer([{ status: 202, body: { accepted: 1 } }]);
+    try {
+      const reporter = createCrawlerReporter({
+        snippetKey: 'ttid_prefix0000',
+        token: 'tt_bot_x',
+        endpoint: `${receiver.endpoint}/touchtrail/`,
+      });
+      reporter.record({ user_agent: GPTBOT, path: '/docs' });
+      await reporter.close();
+      expect(receiver.seen.map((request) => request.path)).toEqual(['/touchtrail/v1/crawler/hits']);
+    } finally {
+      await receiver.close();
+    }
+    expect(() =>
+      createCrawlerReporter({ snippetKey: 'ttid_x', token: 'tt_bot_x', endpoint: 'ftp://stats.example.com' }),
+    ).toThrow('endpoint must be an http or https address');
   });
 
   it('bounds its memory, retries after a 5xx and sends batches the server accepts', async () => {

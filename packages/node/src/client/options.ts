@@ -31,8 +31,11 @@ export function readOptions(options: TouchtrailOptions): RequestSettings {
   };
 }
 
-/** An http(s) address; a trailing slash is dropped and a path prefix kept. */
-function readEndpoint(endpoint: unknown): string {
+/**
+ * An http(s) address; a trailing slash is dropped and a path prefix kept (a server behind a proxy
+ * at `https://example.com/touchtrail`). The crawler reporter reads its endpoint the same way.
+ */
+export function readEndpoint(endpoint: unknown): string {
   const url = typeof endpoint === 'string' && URL.canParse(endpoint) ? new URL(endpoint) : undefined;
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.search || url.hash) {
     throw invalid('endpoint must be an http or https address, e.g. https://stats.example.com');

@@ -6,6 +6,7 @@
  * backoff (never sooner than its Retry-After asks, up to 5 minutes), and `close()` sends what is left. Recording never throws and never waits for the
  * network, so the response to the crawler is not delayed; a failing `onError` is ignored.
  */
+import { readEndpoint } from '../client/options.js';
 import { retryAfterMs } from '../retry-after.js';
 import { normaliseAddress } from './address.js';
 import { redactPath } from './redact.js';
@@ -71,7 +72,7 @@ export function createCrawlerReporter(options: CrawlerOptions): CrawlerReporter 
   const timeoutMs = options.timeoutMs ?? 10_000;
   const send = options.fetch ?? fetch;
   const isSendingIp = options.sendIp !== false;
-  const url = new URL('/v1/crawler/hits', options.endpoint).href;
+  const url = `${readEndpoint(options.endpoint)}/v1/crawler/hits`;
   const queue: CrawlerHit[] = [];
   /** Hits taken off the queue for the request in flight; they still count against `maxQueue`. */
   let sending = 0;
