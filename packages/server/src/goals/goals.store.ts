@@ -1,6 +1,5 @@
 /** SQL of the goal registry. Names sort bytewise (`collate "C"`), the same on every server. */
 import { type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
-import { lockIdOf } from '../db/advisory-locks.js';
 import type { GoalsTable } from '../db/ingest-types.js';
 import type { DB } from '../db/types.js';
 
@@ -106,10 +105,10 @@ export async function goalIdsOfSite(db: Executor, siteId: string, ids: string[])
 }
 
 /**
- * Serialises changes to the site's set of goals until the transaction ends. The key and its
- * hashing match the ingest writer's lock on `goals|<site>`, so creating or unarchiving a goal
- * never races automatic registration past the limit.
+ * Serialises changes to the site's set of goals until the transaction ends. It is the lock the
+ * ingest batch takes to register goals (`touchtrail_goals_lock_id`, migration 014), so creating
+ * or unarchiving a goal never races automatic registration past the limit.
  */
 export async function lockGoalSet(trx: Transaction<DB>, siteId: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(${lockIdOf(`goals|${siteId}`)}::bigint)`.execute(trx);
+  await sql`select pg_advisory_xact_lock(touchtrail_goals_lock_id(${siteId}::uuid))`.execute(trx);
 }

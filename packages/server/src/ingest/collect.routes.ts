@@ -16,12 +16,15 @@ export const INGEST_BODY_LIMIT_BYTES = 64 * 1024;
 
 const OPEN_CORS = {
   'access-control-allow-origin': '*',
-  'access-control-allow-methods': 'POST, OPTIONS',
-  'access-control-allow-headers': 'content-type',
-  'access-control-max-age': '86400',
   // Other sites' pages read the answer, so it is not same-origin only.
   'cross-origin-resource-policy': 'cross-origin',
   'x-content-type-options': 'nosniff',
+};
+/** Read by browsers from the preflight's answer only. */
+const PREFLIGHT = {
+  'access-control-allow-methods': 'POST, OPTIONS',
+  'access-control-allow-headers': 'content-type',
+  'access-control-max-age': '86400',
 };
 
 export function registerCollectRoutes(
@@ -44,7 +47,7 @@ export function registerCollectRoutes(
     scope.options(
       deps.collectPath,
       { config: { area: 'ingest', pageHeaders: false }, schema: { hide: true } },
-      async (_request, reply) => reply.code(204).send(),
+      async (_request, reply) => reply.code(204).headers(PREFLIGHT).send(),
     );
 
     scope.withTypeProvider<ZodTypeProvider>().post(

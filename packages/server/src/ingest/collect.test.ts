@@ -370,6 +370,35 @@ describe('POST /v1/collect', () => {
       expect(await dailyVisitsOf(site.id)).toEqual([{ visits: 20, pageviews: 20 }]);
     }));
 
+  it('enriches events with the site settings of the moment, though a process read them before', () =>
+    withSecondProcess(async (other) => {
+      const site = await newSite();
+      const valued = (app: TestApp, value: number) =>
+        collect(app, {
+          type: 'event',
+          site: site.snippet_key,
+          vid: newVisitorId(),
+          url: 'https://shop.example.com/checkout',
+          name: 'purchase',
+          value,
+        });
+      expect((await valued(other, 12.5)).statusCode).toBe(202);
+      await t.database.db.updateTable('sites').set({ currency: 'JPY' }).where('id', '=', site.id).execute();
+      expect((await valued(other, 12)).statusCode).toBe(202);
+      expect((await valued(t, 7)).statusCode).toBe(202);
+      const values = await t.database.db
+        .selectFrom('events')
+        .select(['value_minor', 'currency'])
+        .where('site_id', '=', site.id)
+        .orderBy('value_minor')
+        .execute();
+      expect(values).toEqual([
+        { value_minor: 7, currency: 'JPY' },
+        { value_minor: 12, currency: 'JPY' },
+        { value_minor: 1250, currency: 'USD' },
+      ]);
+    }));
+
   it('answers preflights and takes JSON bodies too', async () => {
     const preflight = await t.request({
       method: 'OPTIONS',
@@ -377,7 +406,11 @@ describe('POST /v1/collect', () => {
       headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST' },
     });
     expect(preflight.statusCode).toBe(204);
-    expect(preflight.headers['access-control-allow-origin']).toBe('*');
+    expect(preflight.headers).toMatchObject({
+      'access-control-allow-origin': '*',
+      'access-control-allow-methods': 'POST, OPTIONS',
+      'access-control-allow-headers': 'content-type',
+    });
     const site = await newSite();
     const json = await collect(t, pageview(site.snippet_key, newVisitorId(), 'https://shop.example.com/'), {
       contentType: 'application/json',

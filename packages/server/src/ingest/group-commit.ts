@@ -1,8 +1,9 @@
 /**
  * Group commit: callers submit items and wait; items that arrive while a batch is being written
- * join the next one, which starts as soon as the current one commits (or after `maxWaitMs` when
- * idle, so a lone request is not held longer than that). Each caller's promise settles with its
- * own item's result only after its batch committed; if writing the batch fails, every caller in
+ * join the next one, which starts as soon as the current one commits. When the writer is idle,
+ * a batch starts `maxWaitMs` after its first item, or with 0 on the next turn of the event loop
+ * (items whose requests were read in the same turn share it, and none waits longer). Each
+ * caller's promise settles with its own item's result only after its batch committed; if writing the batch fails, every caller in
  * it is rejected and nothing of it was acknowledged. When the failure may lie in one item's data
  * rather than in the database (`isItemError`), the batch's items are written again one at a time,
  * so a bad item fails only its own caller.
@@ -22,7 +23,7 @@ interface Pending<T, R> {
 export class GroupCommitter<T, R> {
   #queue: Pending<T, R>[] = [];
   #writing: Promise<void> | null = null;
-  #timer: NodeJS.Timeout | null = null;
+  #cancelStart: (() => void) | null = null;
 
   constructor(
     private readonly write: (items: T[]) => Promise<R[]>,
@@ -34,7 +35,7 @@ export class GroupCommitter<T, R> {
       this.#queue.push({ item, resolve, reject });
       if (this.#writing) return;
       if (this.#queue.length >= this.options.maxBatch) this.#startNow();
-      else this.#timer ??= setTimeout(() => this.#startNow(), this.options.maxWaitMs);
+      else this.#cancelStart ??= this.#startSoon();
     });
   }
 
@@ -46,11 +47,18 @@ export class GroupCommitter<T, R> {
     }
   }
 
-  #startNow(): void {
-    if (this.#timer) {
-      clearTimeout(this.#timer);
-      this.#timer = null;
+  #startSoon(): () => void {
+    if (this.options.maxWaitMs === 0) {
+      const immediate = setImmediate(() => this.#startNow());
+      return () => clearImmediate(immediate);
     }
+    const timer = setTimeout(() => this.#startNow(), this.options.maxWaitMs);
+    return () => clearTimeout(timer);
+  }
+
+  #startNow(): void {
+    this.#cancelStart?.();
+    this.#cancelStart = null;
     if (this.#writing || this.#queue.length === 0) return;
     const batch = this.#queue.splice(0, this.options.maxBatch);
     this.#writing = this.#run(batch).finally(() => {

@@ -39,7 +39,7 @@ export function createIngestService(deps: {
 }) {
   const { clock, secretKey } = deps;
   const committer = new GroupCommitter<IngestItem, IngestOutcome>(createBatchWriter({ db: deps.db, clock }), {
-    ...(deps.batch ?? { maxBatch: 500, maxWaitMs: 4 }),
+    ...(deps.batch ?? { maxBatch: 500, maxWaitMs: 0 }),
     isItemError: isDataError,
   });
   const devices = createDeviceParser();

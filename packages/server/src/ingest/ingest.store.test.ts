@@ -1,45 +1,93 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sortedLockIds } from '../db/advisory-locks.js';
-import type { Database } from '../db/database.js';
-import { openTestDatabase } from '../test/database.js';
-import { beginAndLock, loadBatchState, writeBatch } from './ingest.store.js';
+import { lockIdOf, sortedLockIds } from '../db/advisory-locks.js';
+import { createTestApp, setUpOwner, type TestApp } from '../test/app.js';
+import { insertSite } from '../test/factories.js';
+import { newEventId, newVisitorId } from './ingest.fixtures.js';
+import { type IngestRow, ingestBatch, type SiteFacts } from './ingest.store.js';
 
-describe('the ingest batch statements', () => {
-  let database: Database;
+describe('the ingest batch call (touchtrail_ingest)', () => {
+  let t: TestApp;
+  let accountId: string;
   beforeAll(async () => {
-    database = await openTestDatabase();
+    t = await createTestApp();
+    accountId = (await setUpOwner(t)).accountId;
   });
-  afterAll(() => database.close());
+  afterAll(() => t.close());
 
-  it('are prepared once per PostgreSQL connection and run on generic plans, whatever the batch size', async () => {
-    const plans = await database.db.connection().execute(async (connection) => {
-      // Fewer than the five calls after which PostgreSQL would consider a generic plan itself.
-      for (const size of [1, 7, 30, 2]) {
-        const keys = Array.from({ length: size }, (_, i) => ({ snippetKey: 'ttid_none', id: `v${i}` }));
-        await beginAndLock(connection, sortedLockIds(keys.map((key) => `${key.snippetKey}|${key.id}`)));
-        const state = await loadBatchState(
-          connection,
-          keys.map((key) => ({ snippetKey: key.snippetKey, eventId: key.id })),
-          keys.map((key) => ({ snippetKey: key.snippetKey, visitorId: key.id })),
-        );
-        expect(state.sites).toEqual([]);
-        await writeBatch(connection, {}, new Date());
-        await sql`rollback`.execute(connection);
-      }
-      const { rows } = await sql<{ name: string; generic_plans: number; custom_plans: number }>`
-        select name, generic_plans, custom_plans from pg_prepared_statements
-        where name like 'tt_ingest_%' order by name`.execute(connection);
-      return rows;
+  const pageviewRow = (ord: number, snippetKey: string, eventId = newEventId()): IngestRow => ({
+    ord,
+    snippet_key: snippetKey,
+    origin: 'browser',
+    type: 'pageview',
+    event_id: eventId,
+    visitor_id: newVisitorId(),
+    url: 'https://shop.example.com/',
+    occurred_ms: t.clock.now().getTime(),
+    received_ms: t.clock.now().getTime(),
+    source_kind: 'unknown',
+    session_ai_source: 'direct',
+    source_name: '',
+    source_key: '',
+    campaign: '',
+    ref: '',
+  });
+  const call = (facts: SiteFacts[], rows: IngestRow[]) =>
+    ingestBatch(t.database.db, {
+      lockIds: sortedLockIds(rows.map((row) => `${row.snippet_key}|event:${row.event_id}`)),
+      facts,
+      rows,
+      now: t.clock.now(),
+      goalLimit: 200,
     });
-    // PGlite reads the markers as comments and prepares nothing.
-    expect(plans).toEqual(
-      database.kind === 'postgres'
-        ? [
-            { name: 'tt_ingest_read', generic_plans: 4, custom_plans: 0 },
-            { name: 'tt_ingest_write', generic_plans: 4, custom_plans: 0 },
-          ]
-        : [],
+  const factsOf = async (siteId: string): Promise<SiteFacts> =>
+    t.database.db
+      .selectFrom('sites')
+      .select(['snippet_key', 'domain', 'cookie_apex_domain', 'currency'])
+      .where('id', '=', siteId)
+      .executeTakeFirstOrThrow();
+
+  it('answers a code per item, in order: recorded, duplicate, unknown site, site deleted', async () => {
+    const site = await insertSite(t, accountId);
+    const deleted = await insertSite(t, accountId, { deleted: true });
+    const facts = [await factsOf(site.id), await factsOf(deleted.id)];
+    const repeated = newEventId();
+    const first = await call(facts, [
+      pageviewRow(1, site.snippet_key, repeated),
+      pageviewRow(2, 'ttid_nosuchsite0000000000'),
+      pageviewRow(3, site.snippet_key, repeated),
+      pageviewRow(4, deleted.snippet_key),
+      pageviewRow(5, site.snippet_key),
+    ]);
+    expect(first).toEqual({ codes: ['r', 'u', 'd', 'x', 'r'], staleSites: [] });
+    const again = await call(facts, [pageviewRow(1, site.snippet_key, repeated)]);
+    expect(again.codes).toEqual(['d']);
+  });
+
+  it('writes nothing of an item whose site facts changed, and answers the current facts', async () => {
+    const site = await insertSite(t, accountId);
+    const current = await factsOf(site.id);
+    const result = await call(
+      [{ ...current, currency: current.currency === 'JPY' ? 'USD' : 'JPY' }],
+      [pageviewRow(1, site.snippet_key)],
     );
+    expect(result).toEqual({ codes: ['s'], staleSites: [current] });
+    // Without any facts the site's items are stale too: that is how a process learns them.
+    expect((await call([], [pageviewRow(1, site.snippet_key)])).codes).toEqual(['s']);
+    const stored = await t.database.db
+      .selectFrom('events')
+      .select('event_id')
+      .where('site_id', '=', site.id)
+      .execute();
+    expect(stored).toEqual([]);
+  });
+
+  it('locks the goal registry under the id earlier versions derived in Node, so both exclude each other', async () => {
+    const siteId = randomUUID();
+    const { rows } = await sql<{
+      id: string;
+    }>`select touchtrail_goals_lock_id(${siteId}::uuid)::text as id`.execute(t.database.db);
+    expect(rows[0]?.id).toBe(lockIdOf(`goals|${siteId}`));
   });
 });

@@ -1,11 +1,12 @@
 /**
- * How events become visits (DESIGN.md §4): a visit ends after 30 minutes without activity, or
- * when the visitor arrives again from a different external source (another referrer host or
- * other utm_* values). Internal navigation and direct arrivals never split a visit.
+ * What a visit's source is made of (DESIGN.md §4): a visit ends after 30 minutes without
+ * activity, or when the visitor arrives again from a different external source (another
+ * referrer host or other utm_* values); internal navigation and direct arrivals never split a
+ * visit. The database applies those rules when it builds visits (`touchtrail_ingest`,
+ * migrations/014_ingest_in_one_call.sql); this file reads the campaign and makes the source key
+ * it compares.
  */
 import type { SourceClassification } from '../sources/classify-source.js';
-
-export const VISIT_IDLE_MS = 30 * 60 * 1000;
 
 export interface Campaign {
   utm_source: string;
@@ -43,14 +44,4 @@ export function sourceKeyOf(classification: SourceClassification | null, campaig
     campaign.utm_medium,
     campaign.utm_campaign,
   ].join('|');
-}
-
-export function startsNewVisit(
-  open: { last_activity_at: Date; source_key: string } | undefined,
-  at: Date,
-  sourceKey: string,
-): boolean {
-  if (!open) return true;
-  if (at.getTime() - open.last_activity_at.getTime() > VISIT_IDLE_MS) return true;
-  return sourceKey !== '' && sourceKey !== open.source_key;
 }

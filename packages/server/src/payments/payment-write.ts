@@ -107,29 +107,27 @@ async function writeConversion(trx: Trx, input: PaymentInput, paymentId: string,
           },
         ]
       : [];
-  await ingestStore.writeBatch(
+  await ingestStore.recordEvents(
     trx,
-    {
-      events: [
-        {
-          site_id: input.siteId,
-          event_id: eventId,
-          type: 'event',
-          name: input.kind,
-          visitor_id: input.visitorId,
-          person_key: input.personKey,
-          visit_id: null,
-          occurred_at: input.at,
-          received_at: now,
-          url: null,
-          properties,
-          value_minor: input.amountMinor,
-          currency: input.currency,
-          origin: 'server',
-        },
-      ],
-      links,
-    },
+    [
+      {
+        site_id: input.siteId,
+        event_id: eventId,
+        type: 'event',
+        name: input.kind,
+        visitor_id: input.visitorId,
+        person_key: input.personKey,
+        visit_id: null,
+        occurred_at: input.at,
+        received_at: now,
+        url: null,
+        properties,
+        value_minor: input.amountMinor,
+        currency: input.currency,
+        origin: 'server',
+      },
+    ],
+    links,
     now,
   );
 }

@@ -74,14 +74,13 @@ describe('POST /v1/server/payments under concurrency', () => {
  * insert, built with Kysely's builder or written as SQL.
  */
 function createOutage() {
-  const outage = { isOn: false, at: undefined as string | undefined };
-  const insertsInto = (node: RootOperationNode, table: string) =>
-    node.kind === 'InsertQueryNode'
-      ? node.into?.table.identifier.name === table
-      : node.kind === 'RawNode' && JSON.stringify(node).includes(`insert into ${table} `);
+  const outage = { isOn: false, atConversion: false };
+  // The conversion is written by a database function (ingest.store.ts recordEvents).
+  const writesConversion = (node: RootOperationNode) =>
+    node.kind === 'RawNode' && JSON.stringify(node).includes('touchtrail_record_events(');
   const plugin: KyselyPlugin = {
     transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
-      if (outage.at !== undefined && insertsInto(node, outage.at)) outage.isOn = true;
+      if (outage.atConversion && writesConversion(node)) outage.isOn = true;
       if (outage.isOn)
         throw Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
       return node;
@@ -146,7 +145,7 @@ describe('POST /v1/server/payments when the database fails', () => {
 
       outage.isOn = false;
       // The payment row is written by then; the conversion's statement never reaches the database.
-      outage.at = 'events';
+      outage.atConversion = true;
       const cut = await postPayment(t, owner.apiKey, body);
       expect(cut.statusCode).toBe(503);
       expect(cut.json()).toEqual({ error: 'unavailable' });
@@ -154,7 +153,7 @@ describe('POST /v1/server/payments when the database fails', () => {
       expect([nothing.payments, nothing.events, nothing.completions, nothing.jobs]).toEqual([[], [], [], []]);
 
       outage.isOn = false;
-      outage.at = undefined;
+      outage.atConversion = false;
       expect((await postPayment(t, owner.apiKey, body)).json()).toEqual({
         status: 'recorded',
         transaction_id: 'pi_flaky',
