@@ -278,8 +278,9 @@ begin
     elsif r.type = 'engagement' then
       cur.engaged_seconds := cur.engaged_seconds + r.engaged_seconds;
     end if;
-    -- A server event joins the visit without making it active.
-    if r.origin = 'browser' then cur.last_activity_at := v_at; end if;
+    -- A server event joins the visit without making it active. Two processes may commit a
+    -- visitor's items a moment out of order; the visit's activity never goes back.
+    if r.origin = 'browser' then cur.last_activity_at := greatest(cur.last_activity_at, v_at); end if;
     dirty := true;
     visit_ids[r.ord] := cur.id;
   end loop;

@@ -83,6 +83,26 @@ describe('the ingest batch call (touchtrail_ingest)', () => {
     expect(stored).toEqual([]);
   });
 
+  it('never moves the last activity of a visit back for an item committed late', async () => {
+    const site = await insertSite(t, accountId);
+    const facts = [await factsOf(site.id)];
+    const first = pageviewRow(1, site.snippet_key);
+    const at = first.occurred_ms;
+    await call(facts, [first]);
+    const late = {
+      ...pageviewRow(1, site.snippet_key),
+      visitor_id: first.visitor_id,
+      type: 'engagement' as const,
+    };
+    await call(facts, [{ ...late, occurred_ms: at - 5000, engaged_seconds: 3 }]);
+    const visit = await t.database.db
+      .selectFrom('visits')
+      .select(['last_activity_at', 'engaged_seconds'])
+      .where('site_id', '=', site.id)
+      .executeTakeFirstOrThrow();
+    expect(visit).toEqual({ last_activity_at: new Date(at), engaged_seconds: 3 });
+  });
+
   it('locks the goal registry under the id earlier versions derived in Node, so both exclude each other', async () => {
     const siteId = randomUUID();
     const { rows } = await sql<{
