@@ -68,41 +68,36 @@ language plpgsql
 set plan_cache_mode = force_generic_plan
 as $$
 begin
-  if not exists (select 1 from unnest(p_events) as e where e.type = 'event') then
-    -- Pageviews and the like: no goal rollups, no attribution.
-    insert into events select * from unnest(p_events) on conflict (site_id, event_id) do nothing;
-  else
-    with inserted as (
-      insert into events select * from unnest(p_events)
-      on conflict (site_id, event_id) do nothing
-      returning site_id, event_id, type, name, occurred_at, properties
-    ),
-    conversions as (
-      select site_id, event_id, name, (occurred_at at time zone 'UTC')::date as day, properties
-      from inserted where type = 'event'
-    ),
-    completions as (
-      insert into daily_goal_completions (site_id, day, name, completions)
-      select site_id, day, name, count(*) from conversions
-      group by site_id, day, name order by site_id, day, name
-      on conflict (site_id, day, name) do update
-        set completions = daily_goal_completions.completions + excluded.completions
-    ),
-    property_values as (
-      insert into daily_goal_properties (site_id, name, day, pair, key, value, events)
-      select c.site_id, c.name, c.day, md5(length(p.key)::text || ':' || p.key || p.value)::uuid,
-        p.key, p.value, count(*)
-      from conversions c
-      cross join lateral jsonb_each_text(c.properties) as p(key, value)
-      where jsonb_typeof(c.properties) = 'object' and p.value is not null
-      group by 1, 2, 3, 4, 5, 6 order by 1, 2, 3, 4
-      on conflict (site_id, name, day, pair) do update
-        set events = daily_goal_properties.events + excluded.events
-    )
-    insert into attribution_jobs (site_id, event_id, run_after, created_at)
-    select site_id, event_id, p_now, p_now from conversions order by site_id, event_id
-    on conflict (site_id, event_id) do nothing;
-  end if;
+  with inserted as (
+    insert into events select * from unnest(p_events)
+    on conflict (site_id, event_id) do nothing
+    returning site_id, event_id, type, name, occurred_at, properties
+  ),
+  conversions as (
+    select site_id, event_id, name, (occurred_at at time zone 'UTC')::date as day, properties
+    from inserted where type = 'event'
+  ),
+  completions as (
+    insert into daily_goal_completions (site_id, day, name, completions)
+    select site_id, day, name, count(*) from conversions
+    group by site_id, day, name order by site_id, day, name
+    on conflict (site_id, day, name) do update
+      set completions = daily_goal_completions.completions + excluded.completions
+  ),
+  property_values as (
+    insert into daily_goal_properties (site_id, name, day, pair, key, value, events)
+    select c.site_id, c.name, c.day, md5(length(p.key)::text || ':' || p.key || p.value)::uuid,
+      p.key, p.value, count(*)
+    from conversions c
+    cross join lateral jsonb_each_text(c.properties) as p(key, value)
+    where jsonb_typeof(c.properties) = 'object' and p.value is not null
+    group by 1, 2, 3, 4, 5, 6 order by 1, 2, 3, 4
+    on conflict (site_id, name, day, pair) do update
+      set events = daily_goal_properties.events + excluded.events
+  )
+  insert into attribution_jobs (site_id, event_id, run_after, created_at)
+  select site_id, event_id, p_now, p_now from conversions order by site_id, event_id
+  on conflict (site_id, event_id) do nothing;
 
   if cardinality(p_links) > 0 then
     insert into identity_links select * from unnest(p_links)
