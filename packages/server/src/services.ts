@@ -14,7 +14,7 @@ import { createKeysService } from './keys/keys.service.js';
 import type { Clock } from './lib/clock.js';
 import { createPaymentsService } from './payments/payments.service.js';
 import { createRatesService } from './rates/rates.service.js';
-import { createConversionRetention } from './retention/conversion-retention.js';
+import { createRetention } from './retention/retention.js';
 import { createRevenueService } from './revenue/revenue.service.js';
 import { createSessionsService } from './sessions/sessions.service.js';
 import { createSitesService } from './sites/sites.service.js';
@@ -43,7 +43,7 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
   const botTokens = createBotTokensService({ db, clock, accounts, sites });
   const crawlerRanges = createCrawlerRanges({ db, clock });
   const crawlerHits = createCrawlerHitsService({ db, clock, ranges: crawlerRanges });
-  const retention = createConversionRetention({ db, clock });
+  const retention = createRetention({ db, clock });
   return {
     sites,
     keys,

@@ -94,17 +94,20 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
   };
   // ─────────────────────────────────────────────────────────────────────────────────────────
 
-  // ── Background worker: retention (retention/conversion-retention.ts), every hour ─────────
-  // Conversion records go 365 days after they happened (and were received); daily totals stay.
-  const conversionRetention = startPeriodicJob({
+  // ── Background worker: retention (retention/retention.ts), every hour ──────────────────
+  // Conversion records go 365 days after they happened (and were received), raw crawler hits
+  // 90 days after; daily totals stay.
+  const retention = startPeriodicJob({
     intervalMs: HOUR_MS,
     run: async () => {
-      const purged = await app.services.retention.purgeExpiredConversions();
-      if (purged.deleted > 0)
-        app.log.info({ job: 'conversion-retention', ...purged }, 'expired conversion records deleted');
+      const conversions = await app.services.retention.purgeExpiredConversions();
+      if (conversions.deleted > 0)
+        app.log.info({ job: 'conversion-retention', ...conversions }, 'expired conversion records deleted');
+      const crawlerHits = await app.services.retention.purgeExpiredCrawlerHits();
+      if (crawlerHits.deleted > 0)
+        app.log.info({ job: 'crawler-hit-retention', ...crawlerHits }, 'expired crawler hits deleted');
     },
-    onError: (error) =>
-      app.log.error({ err: error, job: 'conversion-retention' }, 'conversion retention failed'),
+    onError: (error) => app.log.error({ err: error, job: 'retention' }, 'retention failed'),
   });
   // ─────────────────────────────────────────────────────────────────────────────────────────
 
@@ -131,7 +134,7 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
     await siteErasure.stop();
     await attribution.stop();
     await stopWebhookJobs();
-    await conversionRetention.stop();
+    await retention.stop();
     await ratesRefresh?.stop();
     await crawlerRanges?.stop();
   };

@@ -3,7 +3,7 @@ import { collect, newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
 import { DAY_MS } from '../lib/clock.js';
 import { bearer, createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
-import { CONVERSION_RETENTION_DAYS } from './conversion-retention.js';
+import { CONVERSION_RETENTION_DAYS } from './retention.js';
 
 describe('conversion retention', () => {
   let t: TestApp;
