@@ -96,16 +96,30 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
 
   // ── Background worker: retention (retention/retention.ts), every hour ──────────────────
   // Conversion records go 365 days after they happened (and were received), raw crawler hits
-  // 90 days after; daily totals stay.
+  // 90 days after; daily totals stay. Each purge runs even when the other one fails.
+  const purges = [
+    {
+      job: 'conversion-retention',
+      what: 'expired conversion records',
+      purge: app.services.retention.purgeExpiredConversions,
+    },
+    {
+      job: 'crawler-hit-retention',
+      what: 'expired crawler hits',
+      purge: app.services.retention.purgeExpiredCrawlerHits,
+    },
+  ];
   const retention = startPeriodicJob({
     intervalMs: HOUR_MS,
     run: async () => {
-      const conversions = await app.services.retention.purgeExpiredConversions();
-      if (conversions.deleted > 0)
-        app.log.info({ job: 'conversion-retention', ...conversions }, 'expired conversion records deleted');
-      const crawlerHits = await app.services.retention.purgeExpiredCrawlerHits();
-      if (crawlerHits.deleted > 0)
-        app.log.info({ job: 'crawler-hit-retention', ...crawlerHits }, 'expired crawler hits deleted');
+      for (const { job, what, purge } of purges) {
+        try {
+          const purged = await purge();
+          if (purged.deleted > 0) app.log.info({ job, ...purged }, `${what} deleted`);
+        } catch (error) {
+          app.log.error({ err: error, job }, `deleting ${what} failed`);
+        }
+      }
     },
     onError: (error) => app.log.error({ err: error, job: 'retention' }, 'retention failed'),
   });

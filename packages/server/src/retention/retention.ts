@@ -44,5 +44,3 @@ export function createRetention({ db, clock }: { db: Kysely<DB>; clock: Clock })
     }),
   };
 }
-
-export type Retention = ReturnType<typeof createRetention>;
