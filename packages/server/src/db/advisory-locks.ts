@@ -1,6 +1,9 @@
 /** Advisory lock ids for text keys: the first 64 bits of the key's SHA-256, as a bigint string. */
 import { hash } from 'node:crypto';
 
+/** Held while migrations and SQL sources are applied, so several processes can start at once. */
+export const MIGRATION_LOCK_ID = 7_130_001;
+
 export function lockIdOf(key: string): string {
   // One-shot `hash` gives the same bytes as createHash at about 60% of its cost; every ingest
   // event takes one or two of these.

@@ -1,17 +1,23 @@
 /**
  * Applies the numbered plain-SQL files of `migrations/` in order, each in its own transaction,
- * and records them in `schema_migrations`. An advisory lock lets several processes start at once
- * against one PostgreSQL: one applies, the others wait and then find nothing left to do.
+ * and records them in `schema_migrations`, then the SQL functions of `sql/` when they changed
+ * (db/sql-sources.ts). An advisory lock lets several processes start at once against one
+ * PostgreSQL: one applies, the others wait and then find nothing left to do.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { type Kysely, sql } from 'kysely';
+import { MIGRATION_LOCK_ID } from './advisory-locks.js';
+import { applySqlSources, SQL_SOURCES_DIR } from './sql-sources.js';
 import type { DB } from './types.js';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
-const MIGRATION_LOCK_ID = 7_130_001;
 
-export async function migrate(db: Kysely<DB>, dir = MIGRATIONS_DIR): Promise<string[]> {
+export async function migrate(
+  db: Kysely<DB>,
+  dir = MIGRATIONS_DIR,
+  sqlSourcesDir = SQL_SOURCES_DIR,
+): Promise<string[]> {
   const files = (await readdir(dir)).filter((name) => /^\d{3}_[a-z0-9_]+\.sql$/.test(name)).sort();
   // Under the lock too: two processes creating the table at once collide in the catalog.
   await db.transaction().execute(async (trx) => {
@@ -37,5 +43,6 @@ export async function migrate(db: Kysely<DB>, dir = MIGRATIONS_DIR): Promise<str
       applied.push(name);
     });
   }
+  await applySqlSources(db, sqlSourcesDir);
   return applied;
 }

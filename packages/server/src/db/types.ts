@@ -10,6 +10,13 @@ export type Role = 'admin' | 'member';
 export type Region = 'us' | 'eu';
 export type AttributionModel = 'first_touch' | 'last_touch' | 'linear' | 'time_decay';
 
+/** The checksum of each SQL source file last applied (db/sql-sources.ts). */
+export interface SqlSourcesTable {
+  name: string;
+  checksum: string;
+  applied_at: Generated<Date>;
+}
+
 export interface SchemaMigrationsTable {
   name: string;
   applied_at: Generated<Date>;
@@ -105,6 +112,7 @@ export interface SiteErasuresTable {
 
 export interface DB extends IngestTables, RevenueTables, CrawlerTables {
   schema_migrations: SchemaMigrationsTable;
+  sql_sources: SqlSourcesTable;
   server_settings: ServerSettingsTable;
   accounts: AccountsTable;
   users: UsersTable;

@@ -1,5 +1,5 @@
 /**
- * SQL of the ingest batch: one call of `touchtrail_ingest` (migrations/014_ingest_in_one_call.sql)
+ * SQL of the ingest batch: one call of `touchtrail_ingest` (sql/ingest/09_ingest.sql)
  * per batch, in the transaction of that one statement: it takes the writers' advisory locks,
  * drops duplicates, builds the visits, registers goals, bumps the daily rollups, queues outbox
  * facts and marks sites verified. One round trip, so neither side waits on the other between
@@ -25,8 +25,8 @@ export interface SiteFacts {
 }
 
 /**
- * One item as `touchtrail_ingest` reads it (the type `touchtrail_ingest_item`); fields left out
- * are null. Times are epoch milliseconds.
+ * One item as `touchtrail_ingest` reads it (the type `touchtrail_ingest_item`,
+ * sql/ingest/01_types.sql); fields left out are null. Times are epoch milliseconds.
  */
 export interface IngestRow {
   ord: number;
@@ -96,7 +96,7 @@ export async function recordEvents(
   now: Date,
 ): Promise<void> {
   await sql`select touchtrail_record_events(
-      array(select jsonb_populate_recordset(null::events, ${JSON.stringify(events)}::jsonb)),
-      array(select jsonb_populate_recordset(null::identity_links, ${JSON.stringify(links)}::jsonb)),
+      array(select jsonb_populate_recordset(null::touchtrail_event, ${JSON.stringify(events)}::jsonb)),
+      array(select jsonb_populate_recordset(null::touchtrail_identity_link, ${JSON.stringify(links)}::jsonb)),
       ${now}::timestamptz)`.execute(trx);
 }

@@ -2,9 +2,9 @@
  * What a visit's source is made of (DESIGN.md §4): a visit ends after 30 minutes without
  * activity, or when the visitor arrives again from a different external source (another
  * referrer host or other utm_* values); internal navigation and direct arrivals never split a
- * visit. The database applies those rules when it builds visits (`touchtrail_ingest`,
- * migrations/014_ingest_in_one_call.sql); this file reads the campaign and makes the source key
- * it compares.
+ * visit. The database applies those rules when it builds visits (`touchtrail_ingest_visits`,
+ * sql/ingest/05_visits.sql, pinned by visit-rules.test.ts); this file reads the campaign and makes
+ * the source key it compares.
  */
 import type { SourceClassification } from '../sources/classify-source.js';
 
