@@ -1,6 +1,7 @@
 /**
  * The SSRF address classifier and the URL rules: every blocked IPv4 and IPv6 range, IPv4
- * hidden inside IPv6, and the odd spellings of 127.0.0.1 that URL parsing normalises.
+ * hidden inside IPv6 (every form: embedded-ipv4.test.ts), and the odd spellings of 127.0.0.1
+ * that URL parsing normalises.
  */
 import { describe, expect, it } from 'vitest';
 import { blockedRange, ipLiteralOf, isBlockedAddress } from './address-policy.js';
@@ -45,9 +46,11 @@ describe('address classifier', () => {
     ['fec0::1', 'deprecatedSiteLocal'],
     ['100::1', 'discard'],
     ['2001:db8::1', 'reserved'],
-    ['2002:7f00:1::', '6to4'],
-    ['2001:0:4136:e378::1', 'teredo'],
-    ['::ffff:0:7f00:1', 'rfc6145'],
+    ['2002:808:808::1', '6to4'],
+    ['2001:0:4136:e378:8000:63bf:f7f7:f7f7', 'teredo'],
+    ['::ffff:0:808:808', 'rfc6145'],
+    ['::808:808', 'ipv4Compatible'],
+    ['64:ff9b:1::808:808', 'rfc6052'],
   ])('blocks IPv6 %s (%s)', (address, range) => {
     expect(blockedRange(address)).toBe(range);
   });
@@ -60,6 +63,9 @@ describe('address classifier', () => {
     ['::ffff:100.64.0.1', 'carrierGradeNat'],
     ['64:ff9b::127.0.0.1', 'loopback'],
     ['64:ff9b::a9fe:a9fe', 'linkLocal'],
+    ['::ffff:0:7f00:1', 'loopback'],
+    ['::7f00:1', 'loopback'],
+    ['2002:7f00:1::', 'loopback'],
   ])('judges IPv4 inside IPv6: %s is %s', (address, range) => {
     expect(blockedRange(address)).toBe(range);
   });
@@ -132,18 +138,20 @@ describe('webhook URL rules', () => {
   });
 
   it('refuses a name that resolves to a private address, even among public ones', async () => {
-    expect(await refusal('https://rebind.example/', resolveTo(['93.184.216.34', '10.0.0.1']))).toContain(
+    expect(await refusal('https://rebind.example.com/', resolveTo(['93.184.216.34', '10.0.0.1']))).toContain(
       'resolves to a private',
     );
-    expect(await refusal('https://meta.example/', resolveTo(['169.254.169.254']))).toContain('link-local');
-    expect(await refusal('https://six.example/', resolveTo(['::ffff:127.0.0.1']))).toContain('loopback');
+    expect(await refusal('https://meta.example.com/', resolveTo(['169.254.169.254']))).toContain(
+      'link-local',
+    );
+    expect(await refusal('https://six.example.com/', resolveTo(['::ffff:127.0.0.1']))).toContain('loopback');
   });
 
   it('accepts a name that does not resolve yet (the delivery-time check still guards it)', async () => {
     const failing = async () => {
       throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
     };
-    expect(await check('https://not-yet.example/', failing)).toBe('https://not-yet.example/');
+    expect(await check('https://not-yet.example.com/', failing)).toBe('https://not-yet.example.com/');
   });
 
   it('lets private targets through only when told to (tests)', async () => {

@@ -1,10 +1,12 @@
 /**
- * The rules an endpoint URL must meet on create and update: `https://`, no user-info, and no
- * host that is, names or resolves to an address outside global unicast (address-policy.ts).
- * This check at save time is a courtesy to the user; the guard that matters runs again in the
- * connection's own DNS lookup at every delivery (webhook-transport.ts), since DNS can change.
+ * The rules an endpoint URL must meet on create and update: `https://`, no user-info, a well
+ * formed host, and no host that is, names or resolves to an address outside global unicast
+ * (address-policy.ts); a name must end in a public suffix. This check at save time is a
+ * courtesy to the user; the guard that matters runs again in the connection's own DNS lookup at
+ * every delivery (webhook-transport.ts), since DNS can change.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
+import { parse as parseDomain } from 'tldts';
 import { badInput } from '../http/errors.js';
 import { blockedRange, ipLiteralOf, isLocalName } from './address-policy.js';
 
@@ -35,15 +37,21 @@ export async function checkWebhookUrl(raw: string, options: UrlCheckOptions): Pr
   if (url.protocol !== 'https:') throw invalid('must use https://');
   if (url.username || url.password) throw invalid('must not contain credentials (user-info)');
   if (!url.hostname) throw invalid('must name a host');
+  const literal = ipLiteralOf(url.hostname);
+  if (!literal && hasEmptyLabel(url.hostname)) {
+    throw invalid('host is malformed: an empty label or a trailing dot');
+  }
   if (options.allowPrivate) return url.href;
 
-  const literal = ipLiteralOf(url.hostname);
   if (literal) {
     const range = blockedRange(literal);
     if (range) throw invalid(`must not point at a ${describeRange(range)} address`);
     return url.href;
   }
   if (isLocalName(url.hostname)) throw invalid('must not name a local or internal host');
+  if (!hasPublicSuffix(url.hostname)) {
+    throw invalid('host must be a name under a public domain suffix (such as .com or .co.uk)');
+  }
   let addresses: string[];
   try {
     addresses = await (options.resolve ?? resolveWithSystem)(url.hostname);
@@ -57,6 +65,19 @@ export async function checkWebhookUrl(raw: string, options: UrlCheckOptions): Pr
   return url.href;
 }
 
+/** `vm.`, `localhost..`, `a..example.com`, `.example.com`: never what a public name looks like. */
+const hasEmptyLabel = (hostname: string) => hostname.split('.').includes('');
+
+/**
+ * A single label (`vm`), a reserved or unknown top-level domain (`.test`, `.example`, `.corp`)
+ * or a bare suffix (`co.uk`) cannot be a public host. Read against the ICANN section of the
+ * Public Suffix List only, so `herokuapp.com` (a private-section suffix) stays a valid host.
+ */
+function hasPublicSuffix(hostname: string): boolean {
+  const { domain, isIcann } = parseDomain(hostname, { allowPrivateDomains: false });
+  return domain !== null && isIcann === true;
+}
+
 const RANGE_WORDS: Record<string, string> = {
   loopback: 'loopback',
   private: 'private',
@@ -66,6 +87,11 @@ const RANGE_WORDS: Record<string, string> = {
   multicast: 'multicast',
   unspecified: 'unspecified',
   broadcast: 'broadcast',
+  ipv4Compatible: 'deprecated IPv4-compatible IPv6',
+  rfc6145: 'IPv4-translated IPv6',
+  rfc6052: 'local-use NAT64',
+  '6to4': '6to4 tunnel',
+  teredo: 'Teredo tunnel',
 };
 
 export function describeRange(range: string): string {
