@@ -66,11 +66,12 @@ async function main(): Promise<void> {
   // Only a process that answers setup makes a token: another would replace the one printed.
   const setupToken = role === 'all' || role === 'api' ? await prepareSetupToken(database.db, config) : null;
   if (setupToken) {
-    // Printed straight to the terminal, not through the logger: it is meant for the operator's eyes once.
+    // Printed straight to the terminal, not through the logger: it is meant for the operator's eyes
+    // once. The command is the README's first one (ops/readme-walkthrough.test.ts compares them).
     process.stdout.write(
       `\nNo account yet. Create the first one with this one-time setup token:\n\n  ${setupToken}\n\n` +
         `  curl -X POST ${config.publicUrl}/v1/setup -H 'content-type: application/json' \\\n` +
-        `    -d '{"setup_token":"${setupToken}","email":"you@example.com","password":"a long password"}'\n\n`,
+        `    -d '{"setup_token":"${setupToken}","email":"you@example.com","password":"a long password","account_name":"Example"}'\n\n`,
     );
   }
 }

@@ -5,10 +5,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
-import { DAY_MS, HOUR_MS, MINUTE_MS } from '../lib/clock.js';
-import { shownUrl } from '../lib/fetch-file.js';
+import { HOUR_MS, MINUTE_MS } from '../lib/clock.js';
+import { startDownloadRefreshes } from './download-refreshes.js';
 import { startPeriodicJob } from './periodic.js';
-import { startRefreshJob } from './refresh-job.js';
 
 export function startBackgroundJobs(app: FastifyInstance, config: Config): () => Promise<void> {
   // ── Background worker: site erasure (sites/site-erasure.ts), once a minute ──────────────
@@ -25,23 +24,15 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
   });
   // ─────────────────────────────────────────────────────────────────────────────────────────
 
-  // ── Background worker: exchange rates (jobs/refresh-job.ts), at start and every ──────
-  // RATES_REFRESH_HOURS from RATES_URL; off when RATES_URL is empty or `off`. A failure keeps
-  // the stored rates and is logged; it never stops the server.
-  const ratesUrl = config.ratesUrl;
-  const ratesRefresh = ratesUrl
-    ? startRefreshJob({
-        refresh: (signal) => app.services.rates.refresh(ratesUrl, { signal }),
-        intervalMs: config.ratesRefreshHours * HOUR_MS,
-        onRefreshed: (result) =>
-          app.log.info({ job: 'rates-refresh', ...result }, 'exchange rates refreshed'),
-        onError: (error) =>
-          app.log.warn(
-            { err: error, job: 'rates-refresh', url: shownUrl(ratesUrl) },
-            'exchange rates refresh failed',
-          ),
-      })
-    : undefined;
+  // ── Background workers: exchange rates and crawler address ranges (jobs/download-refreshes.ts),
+  // at start and then every RATES_REFRESH_HOURS and daily. A failure keeps the stored data and
+  // is one warning line; it never stops the server.
+  const stopDownloadRefreshes = startDownloadRefreshes({
+    log: app.log,
+    rates: app.services.rates,
+    crawlerRanges: app.services.crawlerRanges,
+    config,
+  });
   // ─────────────────────────────────────────────────────────────────────────────────────────
 
   // ── Background worker: attribution (attribution/attribution.worker.ts), every second ──────
@@ -125,31 +116,11 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
   });
   // ─────────────────────────────────────────────────────────────────────────────────────────
 
-  // ── Background worker: crawler address ranges (crawlers/crawler-ranges.ts), at start and ────
-  // daily; off with CRAWLER_RANGES=off. A list that cannot be downloaded keeps its stored copy.
-  const crawlerRanges = config.crawlerRanges
-    ? startRefreshJob({
-        refresh: (signal) => app.services.crawlerRanges.refresh(signal),
-        intervalMs: DAY_MS,
-        onRefreshed: (report) =>
-          report.failed.length > 0
-            ? app.log.warn(
-                { job: 'crawler-ranges', ...report },
-                'some crawler address lists were not refreshed',
-              )
-            : app.log.info({ job: 'crawler-ranges', ...report }, 'crawler address lists refreshed'),
-        onError: (error) =>
-          app.log.warn({ err: error, job: 'crawler-ranges' }, 'crawler address lists refresh failed'),
-      })
-    : undefined;
-  // ─────────────────────────────────────────────────────────────────────────────────────────
-
   return async () => {
     await siteErasure.stop();
     await attribution.stop();
     await stopWebhookJobs();
     await retention.stop();
-    await ratesRefresh?.stop();
-    await crawlerRanges?.stop();
+    await stopDownloadRefreshes();
   };
 }

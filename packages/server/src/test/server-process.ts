@@ -39,10 +39,15 @@ export const exited = (child: ChildProcess) =>
     else child.once('exit', (code) => resolve(code));
   });
 
+export interface StartOptions {
+  /** Receives the server's standard output (its log lines and start-up text) as it comes. */
+  onStdout?: (text: string) => void;
+}
+
 export interface ServerProcess {
   base: string;
   /** Starts the server; call again after a kill to restart it on the same storage. */
-  start(): Promise<ChildProcess>;
+  start(options?: StartOptions): Promise<ChildProcess>;
   kill(child: ChildProcess, signal: 'SIGKILL' | 'SIGTERM'): Promise<number | null>;
   /** Runs setup and creates a site: the all-scope key and the site's snippet key. */
   setUpSite(domain: string): Promise<{ apiKey: string; snippetKey: string }>;
@@ -78,7 +83,7 @@ export async function prepareServerProcess(
 
   return {
     base,
-    async start() {
+    async start(options = {}) {
       const env: NodeJS.ProcessEnv = {
         ...process.env,
         PORT: String(port),
@@ -96,9 +101,11 @@ export async function prepareServerProcess(
       const child = spawn(process.execPath, [SERVER_MAIN], {
         cwd: ROOT,
         env,
-        stdio: 'ignore',
+        stdio: ['ignore', options.onStdout ? 'pipe' : 'ignore', 'ignore'],
         detached: true,
       });
+      const onStdout = options.onStdout;
+      if (onStdout) child.stdout?.on('data', (chunk: Buffer) => onStdout(chunk.toString()));
       const deadline = Date.now() + READY_TIMEOUT_MS;
       while (Date.now() < deadline) {
         if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
