@@ -1,24 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { collect, newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
 import { DAY_MS } from '../lib/clock.js';
-import { bearer, createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { bearer, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import { CONVERSION_RETENTION_DAYS } from './retention.js';
 
 describe('conversion retention', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const serverEvent = async (siteKey: string, eventId: string, timestamp: Date) => {
     const response = await t.request({
       method: 'POST',
       url: '/v1/server/events',
-      headers: bearer(owner.apiKey),
+      headers: bearer(t.owner.apiKey),
       payload: { site_id: siteKey, name: 'signup', event_id: eventId, timestamp: timestamp.toISOString() },
     });
     expect(response.statusCode).toBe(202);
@@ -42,7 +36,7 @@ describe('conversion retention', () => {
     ).total.toString();
 
   it('deletes conversion records a year after they happened and were received, and nothing else', async () => {
-    const site = await insertSite(t, owner.accountId, { domain: 'kept.example.org' });
+    const site = await insertSite(t, t.owner.accountId, { domain: 'kept.example.org' });
     const start = t.clock.now();
     await serverEvent(site.snippet_key, 'old', start);
     const visit = await collect(t, pageview(site.snippet_key, newVisitorId(), 'https://kept.example.org/'));
@@ -66,7 +60,7 @@ describe('conversion retention', () => {
   });
 
   it('works in bounded runs that resume where the last one stopped', async () => {
-    const site = await insertSite(t, owner.accountId, { domain: 'bounded.example.org' });
+    const site = await insertSite(t, t.owner.accountId, { domain: 'bounded.example.org' });
     for (const id of ['a', 'b', 'c']) await serverEvent(site.snippet_key, id, t.clock.now());
     t.clock.advance((CONVERSION_RETENTION_DAYS + 1) * DAY_MS);
     const run = () => t.app.services.retention.purgeExpiredConversions({ batchSize: 2, maxBatches: 1 });

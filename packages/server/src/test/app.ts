@@ -4,6 +4,7 @@
  */
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
 import type { Database } from '../db/database.js';
@@ -65,6 +66,54 @@ export interface Owner {
   userId: string;
   apiKey: string;
   cookie: string;
+}
+
+/** The app of one test file, with its owner (setup run and signed in) unless asked not to. */
+export interface TestContext extends TestApp {
+  owner: Owner;
+}
+
+/**
+ * A test file's whole setup in one line: `const t = useTestApp()` boots the app on a fresh
+ * database before the file's tests (and runs setup unless `owner: false`), and closes both after
+ * them. Tests in a file share the app; each makes the sites or accounts it needs.
+ */
+export function useTestApp(
+  env: Record<string, string> = {},
+  options: { role?: ServerRole; owner?: boolean } = {},
+): TestContext {
+  let current: TestApp | undefined;
+  let owner: Owner | undefined;
+  beforeAll(async () => {
+    current = await createTestApp(env, { role: options.role });
+    if (options.owner !== false) owner = await setUpOwner(current);
+  });
+  afterAll(() => current?.close());
+  const ready = (): TestApp => {
+    if (!current) throw new Error('useTestApp: the app exists from beforeAll on, inside tests and hooks');
+    return current;
+  };
+  return {
+    get app() {
+      return ready().app;
+    },
+    get database() {
+      return ready().database;
+    },
+    get clock() {
+      return ready().clock;
+    },
+    get config() {
+      return ready().config;
+    },
+    get owner() {
+      if (!owner) throw new Error('useTestApp: this file asked for no owner');
+      return owner;
+    },
+    logs: () => ready().logs(),
+    request: (options) => ready().request(options),
+    close: () => ready().close(),
+  };
 }
 
 /** Runs first-time setup and signs the admin in. */
