@@ -8,7 +8,7 @@ import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, mintKey, setUpOwner, type TestApp } from '../../server/src/test/app.js';
 import { insertSite } from '../../server/src/test/factories.js';
-import { SDK_VERSION, Touchtrail } from '../src/index.js';
+import { type EventInput, SDK_VERSION, Touchtrail } from '../src/index.js';
 import { caught } from './caught.js';
 
 type Fetch = typeof fetch;
@@ -221,7 +221,22 @@ describe('Touchtrail client (against the server)', () => {
 
     const event = await caught(touchtrail.events.send({ site_id: snippetKey, name: 'x'.repeat(65) }));
     expect(event).toMatchObject({ status: 422, code: 'validation_failed', field: 'name' });
-    expect(watched.bodies).toHaveLength(2);
+    const missing = await caught(touchtrail.events.send({ name: 'signup' } as EventInput));
+    expect(missing).toMatchObject({ status: 422, code: 'validation_failed', field: 'site_id' });
+    const unknown = await caught(
+      touchtrail.events.send({ site_id: snippetKey, name: 'signup', colour: 'red' } as EventInput),
+    );
+    expect(unknown.message).toMatch(/ \(Unknown field: colour\)$/);
+    // The server's message already starts with the field: the SDK names it once, not twice.
+    for (const [error, field] of [
+      [payment, 'amount'],
+      [event, 'name'],
+      [missing, 'site_id'],
+    ] as const) {
+      expect(error.message).toMatch(new RegExp(`\\(${field}: `));
+      expect(error.message).not.toMatch(new RegExp(`${field}: ${field}`));
+    }
+    expect(watched.bodies).toHaveLength(4);
     expect((await paymentRows('ch_neg')).payments).toEqual([]);
   });
 

@@ -10,10 +10,12 @@ import { CRAWLERS } from '../../server/src/crawlers/crawlers.data.js';
 import { createTestApp, type Owner, setUpOwner, type TestApp } from '../../server/src/test/app.js';
 import { insertSite } from '../../server/src/test/factories.js';
 import {
+  type CrawlerOptions,
   crawlerMiddleware,
   createCrawlerReporter,
   fastifyCrawler,
   isAiCrawler,
+  TouchtrailError,
   withCrawlerTracking,
 } from '../src/crawler/index.js';
 import { startScriptedServer } from './scripted-server.js';
@@ -22,6 +24,8 @@ const GPTBOT =
   'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)';
 const PERPLEXITY_USER =
   'Mozilla/5.0 (compatible; Perplexity-User/1.0; +https://perplexity.ai/perplexity-user)';
+/** Well formed, but no site has it. */
+const SNIPPET_KEY = 'ttid_0000000000000000000000';
 const HUMAN =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
 
@@ -199,7 +203,7 @@ describe('crawler middleware', () => {
     const receiver = await startScriptedServer([{ status: 202, body: { accepted: 1 } }]);
     try {
       const reporter = createCrawlerReporter({
-        snippetKey: 'ttid_prefix0000',
+        snippetKey: SNIPPET_KEY,
         token: 'tt_bot_x',
         endpoint: `${receiver.endpoint}/touchtrail/`,
       });
@@ -210,8 +214,50 @@ describe('crawler middleware', () => {
       await receiver.close();
     }
     expect(() =>
-      createCrawlerReporter({ snippetKey: 'ttid_x', token: 'tt_bot_x', endpoint: 'ftp://stats.example.com' }),
+      createCrawlerReporter({
+        snippetKey: SNIPPET_KEY,
+        token: 'tt_bot_x',
+        endpoint: 'ftp://stats.example.com',
+      }),
     ).toThrow('endpoint must be an http or https address');
+  });
+
+  it('refuses a missing or malformed token or site key when it is created, in every shape', async () => {
+    const token = `tt_bot_${'s'.repeat(43)}`;
+    const good = { snippetKey: SNIPPET_KEY, token, endpoint: 'https://stats.example.com' };
+    const wrong: [object, RegExp][] = [
+      [{ ...good, token: undefined }, /^Touchtrail: token must be the bot token/],
+      [{ ...good, token: '' }, /^Touchtrail: token must be the bot token/],
+      [{ ...good, token: `tk_live_${'k'.repeat(40)}` }, /^Touchtrail: token must be the bot token/],
+      [{ ...good, token: `${token}\n` }, /^Touchtrail: token must be the bot token/],
+      [{ ...good, snippetKey: undefined }, /^Touchtrail: snippetKey must be the site's ttid_ snippet key/],
+      [{ ...good, snippetKey: crypto.randomUUID() }, /^Touchtrail: snippetKey must be the site's ttid_/],
+    ];
+    for (const [options, message] of wrong) {
+      const attempts = [
+        () => createCrawlerReporter(options as CrawlerOptions),
+        () => crawlerMiddleware(options as CrawlerOptions),
+        () => withCrawlerTracking(async () => new Response('ok'), options as CrawlerOptions),
+      ];
+      for (const attempt of attempts) {
+        let error: unknown;
+        try {
+          attempt();
+        } catch (thrown) {
+          error = thrown;
+        }
+        expect(error, JSON.stringify(options)).toBeInstanceOf(TouchtrailError);
+        expect(error).toMatchObject({ code: 'invalid_options', message: expect.stringMatching(message) });
+        expect(String(error)).not.toContain('s'.repeat(43));
+      }
+      const fastify = Fastify();
+      await expect(fastify.register(fastifyCrawler, options as CrawlerOptions)).rejects.toMatchObject({
+        code: 'invalid_options',
+      });
+      await fastify.close();
+    }
+    const fine = crawlerMiddleware(good);
+    await fine.reporter.close();
   });
 
   it('bounds its memory, retries after a 5xx and sends batches the server accepts', async () => {
@@ -239,7 +285,7 @@ describe('crawler middleware', () => {
   it('drops a batch the server refuses (revoked token) instead of retrying forever', async () => {
     const errors: Error[] = [];
     const reporter = createCrawlerReporter({
-      snippetKey: 'ttid_x',
+      snippetKey: SNIPPET_KEY,
       token: `tt_bot_${'x'.repeat(43)}`,
       endpoint,
       onError: (e) => errors.push(e),

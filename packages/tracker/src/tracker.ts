@@ -27,11 +27,24 @@ function guard<A extends unknown[]>(fn: (...args: A) => void): (...args: A) => v
 
 function start(): void {
   const existing = window.touchtrail;
-  if (existing?.getVisitorId && !existing.q) return; // the snippet ran already (a stub always has q)
   const all = document.querySelectorAll('script[data-site]');
   const script = (document.currentScript || all[all.length - 1]) as HTMLScriptElement | undefined;
-  const site = script?.getAttribute('data-site');
-  if (!script || !site || !SITE_KEY_RE.test(site)) return;
+  if (!script) return;
+  /** With `data-debug` on the tag, the console says what was sent or skipped, and why; else silence. */
+  const isDebug = script.hasAttribute('data-debug');
+  const log = (message: string) => {
+    if (isDebug) console.log(`touchtrail: ${message}`);
+  };
+  // A stub always has q: without it, the snippet ran already.
+  if (existing?.getVisitorId && !existing.q) {
+    log('skipped: t.js already runs here');
+    return;
+  }
+  const site = script.getAttribute('data-site');
+  if (!site || !SITE_KEY_RE.test(site)) {
+    log('not started: data-site must be a ttid_ snippet key');
+    return;
+  }
   const domain = script.getAttribute('data-cookie-domain');
   const collectUrl = collectUrlFor(script.src);
   const vidCookie = cookieName(site, domain);
@@ -42,22 +55,37 @@ function start(): void {
   let lastUrl = '';
   let lastPathAndQuery = '';
 
-  const send = (type: string, fields: object, url = location.href) =>
-    post(
+  /** Logs the server's answer to a send, explaining a drop as a bot. */
+  const explain = (type: string, response: Response | undefined) =>
+    response
+      ? response
+          .text()
+          .then((body) =>
+            log(
+              `${type} sent: ${response.status} ${body}${/"bot"/.test(body) ? ' (not counted: headless and automated browsers count as bots)' : ''}`,
+            ),
+          )
+      : log(`${type}: fetch failed (blocked, offline or server down); tried sendBeacon`);
+
+  const send = (type: string, fields: object, url = location.href) => {
+    const sent = post(
       collectUrl,
       JSON.stringify(Object.assign({ type, site, vid, url, eid: randomId(), sw: screen.width }, fields)),
     );
+    if (isDebug) sent.then((response) => explain(type, response)).catch(() => {});
+    return sent;
+  };
 
   const sendEngagement = (url?: string) => {
     const ms = readEngagedMs();
-    if (ms < MIN_ENGAGED_MS) return;
+    if (ms < MIN_ENGAGED_MS) return log('engagement under 1 s: not sent yet');
     restartEngagement();
     // Whole ms already (Date.now() differences); a kiosk left open is capped at the server's one day.
     send('engagement', { engaged_ms: Math.min(ms, MAX_ENGAGED_MS) }, url);
   };
 
   const track = (name: unknown, properties?: unknown, options?: EventOptions) => {
-    if (typeof name !== 'string' || !name) return;
+    if (typeof name !== 'string' || !name) return log('track skipped: no event name');
     const value = options?.value;
     const currency = options?.currency;
     // JSON.stringify drops the undefined fields, so absent options are omitted on the wire.
@@ -141,6 +169,7 @@ function start(): void {
 
   // A prerendered page has not been seen yet: count it only once it is shown.
   if ((document as Document & { prerendering?: boolean }).prerendering) {
+    log('prerendered: waits until shown');
     on(document, 'prerenderingchange', begin);
   } else {
     begin();

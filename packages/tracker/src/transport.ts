@@ -15,13 +15,14 @@ export function collectUrlFor(scriptSrc: string): string {
 }
 
 /**
- * Sends one payload; the promise always resolves (a failed request is dropped, never retried
- * here). fetch with `keepalive` also survives page exit, and unlike sendBeacon it can leave
- * cookies out, so sendBeacon is only the last resort when fetch is missing or refuses.
+ * Sends one payload; the promise always resolves: with the answer, or with nothing when fetch
+ * failed (a failed request is dropped, never retried here). fetch with `keepalive` also survives
+ * page exit, and unlike sendBeacon it can leave cookies out, so sendBeacon is only the last
+ * resort when fetch is missing or refuses.
  */
-export function post(url: string, body: string): Promise<unknown> {
+export function post(url: string, body: string): Promise<Response | undefined> {
   // The executor turns a synchronous throw (fetch missing or replaced) into a rejection.
-  return new Promise((resolve) =>
+  return new Promise<Response>((resolve) =>
     resolve(
       fetch(url, {
         method: 'POST',
@@ -32,7 +33,7 @@ export function post(url: string, body: string): Promise<unknown> {
         mode: 'cors',
       }),
     ),
-  ).catch(() => {
+  ).catch((): undefined => {
     try {
       navigator.sendBeacon(url, new Blob([body], { type: 'text/plain' }));
     } catch {

@@ -67,6 +67,8 @@ export async function startHarness() {
   /** Sites whose collect answer is held back, or whose connection is cut. */
   const slowSites = new Set<string>();
   const failingSites = new Set<string>();
+  /** The collect answer's body per site, when not the default. */
+  const answers = new Map<string, string>();
 
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -98,7 +100,7 @@ export async function startHarness() {
             'content-type': 'application/json',
             'access-control-allow-origin': '*',
           });
-          res.end(req.method === 'POST' ? '{"ok":true}' : '');
+          res.end(req.method === 'POST' ? (answers.get(site) ?? '{"accepted":true}') : '');
         };
         if (slowSites.has(site)) setTimeout(answer, 1500);
         else answer();
@@ -131,6 +133,7 @@ export async function startHarness() {
     requests,
     slowSites,
     failingSites,
+    answers,
     /** Registers a page; returns its URL (any path below it serves the same page). */
     addPage(options: PageOptions, origin = siteOrigin): string {
       const id = String(pages.size + 1);

@@ -62,7 +62,9 @@ export function errorFromResponse(
   const code = textOf(fields.error);
   const field = textOf(fields.field) ?? textOf(issue?.field);
   const detail = textOf(fields.message) ?? textOf(issue?.message);
-  const explained = [field, detail].filter(Boolean).join(': ');
+  // The server's messages mostly name the field already (`amount: Too small…`, `Unknown field: x`).
+  const isFieldNamed = field && detail && (detail.startsWith(`${field}: `) || detail.endsWith(`: ${field}`));
+  const explained = isFieldNamed ? detail : [field, detail].filter(Boolean).join(': ');
   const message = `${label} answered ${status}${code ? ` ${code}` : ''}${explained ? ` (${explained})` : ''}`;
   return new TouchtrailError(message, { status, code, field, body, requestId });
 }

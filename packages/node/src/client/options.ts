@@ -11,7 +11,8 @@ const DEFAULT_MAX_RETRIES = 2;
 /** The prefix, then printable characters only: a stray newline or space would break the header. */
 const API_KEY_SHAPE = /^tk_live_[\x21-\x7e]+$/;
 
-const invalid = (message: string) =>
+/** An `invalid_options` error; the crawler reporter checks its options with it too. */
+export const invalid = (message: string) =>
   new TouchtrailError(`Touchtrail: ${message}`, { code: 'invalid_options' });
 
 export function readOptions(options: TouchtrailOptions): RequestSettings {

@@ -27,7 +27,10 @@ const reporterOf = (input: CrawlerOptions | CrawlerReporter) =>
   'record' in input ? input : createCrawlerReporter(input);
 const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
-/** `app.use(crawlerMiddleware({ snippetKey, token, endpoint }))` for Express and Connect. */
+/**
+ * `app.use(crawlerMiddleware({ snippetKey, token, endpoint }))` for Express and Connect. Throws a
+ * `TouchtrailError` (`invalid_options`) at once for a missing or malformed token, key or endpoint.
+ */
 export function crawlerMiddleware(input: CrawlerOptions | CrawlerReporter) {
   const reporter = reporterOf(input);
   const middleware = (req: NodeRequest, res: NodeResponse, next: () => void) => {
@@ -64,7 +67,14 @@ interface FastifyLike {
 
 /** `app.register(fastifyCrawler, { snippetKey, token, endpoint })`; applies to every route. */
 export function fastifyCrawler(app: FastifyLike, options: CrawlerOptions, done: (error?: Error) => void) {
-  const reporter = createCrawlerReporter(options);
+  let reporter: CrawlerReporter;
+  try {
+    reporter = createCrawlerReporter(options);
+  } catch (error) {
+    // Fails `app.register` (and so start-up) with the options error.
+    done(error as Error);
+    return;
+  }
   app.addHook('onResponse', async (request, reply) => {
     const userAgent = header(request.headers['user-agent']);
     if (isAiCrawler(userAgent)) {

@@ -1,4 +1,5 @@
 /** `@touchtrail/node/crawler`: report AI crawler hits from a Node server to Touchtrail. */
+export { TouchtrailError } from '../client/errors.js';
 export {
   crawlerMiddleware,
   type FetchCrawlerOptions,

@@ -9,6 +9,7 @@
 import { readEndpoint } from '../client/options.js';
 import { retryAfterMs } from '../retry-after.js';
 import { normaliseAddress } from './address.js';
+import { checkCrawlerOptions } from './options.js';
 import { redactPath } from './redact.js';
 
 export interface CrawlerOptions {
@@ -65,7 +66,9 @@ const MAX_BATCH_BYTES = 512 * 1024;
 type Outcome = 'sent' | 'refused' | 'retry';
 const encoder = new TextEncoder();
 
+/** Throws a `TouchtrailError` (`invalid_options`) for a missing or malformed token, site key or endpoint. */
 export function createCrawlerReporter(options: CrawlerOptions): CrawlerReporter {
+  checkCrawlerOptions(options);
   const flushIntervalMs = options.flushIntervalMs ?? 5000;
   const maxBatch = Math.max(1, Math.min(Math.floor(options.maxBatch ?? 500), 1000));
   const maxQueue = Math.max(0, options.maxQueue ?? 10_000);
@@ -103,9 +106,7 @@ export function createCrawlerReporter(options: CrawlerOptions): CrawlerReporter 
       const response = await send(url, {
         method: 'POST',
         headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify(
-          options.snippetKey ? { site_id: options.snippetKey, hits: batch } : { hits: batch },
-        ),
+        body: JSON.stringify({ site_id: options.snippetKey, hits: batch }),
         signal: AbortSignal.timeout(timeoutMs),
       });
       if (response.ok) return 'sent';

@@ -44,14 +44,24 @@ function pathOf(raw: string): string {
   }
 }
 
+/** A status the site answered with that is not a page: a redirect, not-found, an error. */
+const isNon2xx = (status: number | null) => status !== null && (status < 200 || status > 299);
+
 /** Adds the batch's hits to daily_crawler_paths, spoofed ones left out, in key order. */
 async function addPathHits(
   trx: Transaction<DB>,
-  rows: { site_id: string; occurred_at: Date; operator: string; path: string; verified: boolean | null }[],
+  rows: {
+    site_id: string;
+    occurred_at: Date;
+    operator: string;
+    path: string;
+    status: number | null;
+    verified: boolean | null;
+  }[],
 ): Promise<void> {
   const counts = new Map<
     string,
-    { site_id: string; day: string; operator: string; path: string; hits: number }
+    { site_id: string; day: string; operator: string; path: string; hits: number; non_2xx_hits: number }
   >();
   for (const row of rows) {
     if (row.verified === false) continue;
@@ -63,8 +73,10 @@ async function addPathHits(
       operator: row.operator,
       path: row.path,
       hits: 0,
+      non_2xx_hits: 0,
     };
     entry.hits += 1;
+    if (isNon2xx(row.status)) entry.non_2xx_hits += 1;
     counts.set(key, entry);
   }
   const entries = [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, entry]) => entry);
@@ -77,9 +89,10 @@ async function addPathHits(
           .map((entry) => ({ ...entry, path_key: sql<string>`md5(${entry.path})::uuid` })),
       )
       .onConflict((oc) =>
-        oc
-          .columns(['site_id', 'day', 'operator', 'path_key'])
-          .doUpdateSet({ hits: sql`daily_crawler_paths.hits + excluded.hits` }),
+        oc.columns(['site_id', 'day', 'operator', 'path_key']).doUpdateSet({
+          hits: sql`daily_crawler_paths.hits + excluded.hits`,
+          non_2xx_hits: sql`daily_crawler_paths.non_2xx_hits + excluded.non_2xx_hits`,
+        }),
       )
       .execute();
   }

@@ -38,14 +38,42 @@ const reportSchema = z.object({
     }),
   ),
   purposes: z.array(z.object({ purpose: z.string(), hits: z.number().int() })),
-  top_paths: z.array(z.object({ path: z.string(), hits: z.number().int() })),
+  top_paths: z.array(
+    z.object({
+      path: z.string(),
+      hits: z.number().int(),
+      non_2xx_hits: z
+        .number()
+        .int()
+        .describe(
+          'The part of `hits` the site answered with a status outside 200–299 (redirects, 404s, errors)',
+        ),
+    }),
+  ),
   operators: z
     .array(
       z.object({
         operator: z.string(),
         assistants: z.array(z.string()).describe('The visit labels of this operator’s assistants'),
         hits: z.number().int(),
-        pages_fetched: z.number().int().describe('Distinct paths its crawlers fetched'),
+        pages_fetched: z
+          .number()
+          .int()
+          .describe(
+            'Distinct paths its crawlers fetched that the site answered 2xx (or whose status was not reported)',
+          ),
+        non_2xx_hits: z
+          .number()
+          .int()
+          .describe(
+            'The part of `hits` the site answered with a status outside 200–299: redirects, 404s, errors',
+          ),
+        non_2xx_paths: z
+          .number()
+          .int()
+          .describe(
+            'Distinct paths answered with a status outside 200–299 at least once; a path answered 2xx too is also in `pages_fetched`',
+          ),
         assistant_visits: z.number().int(),
         conversions: z
           .number()

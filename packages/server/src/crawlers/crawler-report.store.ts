@@ -26,7 +26,11 @@ export function crawlerDays(db: Kysely<DB>, w: Window) {
 export function topPaths(db: Kysely<DB>, w: Window, limit = 20) {
   return db
     .selectFrom('daily_crawler_paths')
-    .select(['path', (eb) => eb.fn.sum<number>('hits').as('hits')])
+    .select([
+      'path',
+      (eb) => eb.fn.sum<number>('hits').as('hits'),
+      (eb) => eb.fn.sum<number>('non_2xx_hits').as('non_2xx_hits'),
+    ])
     .where('site_id', '=', w.siteId)
     .where('day', '>=', w.from)
     .where('day', '<=', w.to)
@@ -37,14 +41,19 @@ export function topPaths(db: Kysely<DB>, w: Window, limit = 20) {
     .execute();
 }
 
-/** Hits and distinct pages per operator. */
+/**
+ * Hits per operator; distinct paths answered 2xx at least once on a day (`pages`), and the hits
+ * and distinct paths answered otherwise.
+ */
 export function operatorFetches(db: Kysely<DB>, w: Window) {
   return db
     .selectFrom('daily_crawler_paths')
     .select([
       'operator',
       (eb) => eb.fn.sum<number>('hits').as('hits'),
-      sql<number>`count(distinct path_key)`.as('pages'),
+      sql<number>`count(distinct path_key) filter (where hits > non_2xx_hits)`.as('pages'),
+      (eb) => eb.fn.sum<number>('non_2xx_hits').as('non_2xx_hits'),
+      sql<number>`count(distinct path_key) filter (where non_2xx_hits > 0)`.as('non_2xx_paths'),
     ])
     .where('site_id', '=', w.siteId)
     .where('operator', '!=', '')

@@ -98,6 +98,8 @@ export async function buildCrawlerReport(
       assistants: [...assistants],
       hits: Number(fetched?.hits ?? 0),
       pages_fetched: Number(fetched?.pages ?? 0),
+      non_2xx_hits: Number(fetched?.non_2xx_hits ?? 0),
+      non_2xx_paths: Number(fetched?.non_2xx_paths ?? 0),
       assistant_visits: visits
         .filter((v) => assistants.includes(v.source))
         .reduce((sum, v) => sum + Number(v.visits), 0),
@@ -128,7 +130,11 @@ export async function buildCrawlerReport(
     currency: input.currency,
     crawlers: [...crawlers.values()].sort((a, b) => b.hits - a.hits || a.crawler.localeCompare(b.crawler)),
     purposes: [...purposes].map(([purpose, hits]) => ({ purpose, hits })).sort((a, b) => b.hits - a.hits),
-    top_paths: paths.map((row) => ({ path: row.path, hits: Number(row.hits) })),
+    top_paths: paths.map((row) => ({
+      path: row.path,
+      hits: Number(row.hits),
+      non_2xx_hits: Number(row.non_2xx_hits),
+    })),
     operators,
     address_checks: Object.keys(CRAWLER_RANGE_SOURCES).map((crawler) => {
       const list = lists.find((row) => row.crawler === crawler);

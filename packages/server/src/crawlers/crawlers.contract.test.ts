@@ -32,7 +32,7 @@ interface Report {
     days: { date: string; hits: number }[];
   }[];
   purposes: { purpose: string; hits: number }[];
-  top_paths: { path: string; hits: number }[];
+  top_paths: { path: string; hits: number; non_2xx_hits: number }[];
   operators: { operator: string; hits: number; pages_fetched: number; conversions: number }[];
   from: string;
   to: string;
@@ -291,7 +291,7 @@ describe('crawler hits and the crawler report (contract)', () => {
       const counts = new Map<string, number>();
       for (const hit of inWindow) counts.set(hit.path, (counts.get(hit.path) ?? 0) + 1);
       const expected = [...counts]
-        .map(([path, hits]) => ({ path, hits }))
+        .map(([path, hits]) => ({ path, hits, non_2xx_hits: 0 }))
         .sort((a, b) => b.hits - a.hits || (a.path < b.path ? -1 : 1))
         .slice(0, 20);
       expect(report.top_paths).toEqual(expected);

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect, newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
 import { SECOND_MS } from '../lib/clock.js';
@@ -176,6 +178,103 @@ describe('bot tokens and crawler hits', () => {
       assistant_visits: 7,
     });
     expect(body.top_paths[0].hits).toBeGreaterThanOrEqual(body.top_paths[1].hits);
+  });
+
+  it('counts as pages fetched only paths answered 2xx, and the other answers apart', async () => {
+    const site = await insertSite(t, owner.accountId, { domain: 'status.example.com' });
+    const { plaintext_token: token } = (await mint(owner.apiKey, { site_id: site.snippet_key })).json();
+    const hits = [
+      { user_agent: GPTBOT, path: '/docs', status: 200 },
+      { user_agent: GPTBOT, path: '/docs', status: 200 },
+      { user_agent: CHATGPT_USER, path: '/pricing', status: 204 },
+      // No status reported: counted as fetched, as before statuses were told apart.
+      { user_agent: GPTBOT, path: '/blog' },
+      { user_agent: GPTBOT, path: '/wp-login.php', status: 404 },
+      { user_agent: GPTBOT, path: '/wp-login.php', status: 404 },
+      { user_agent: GPTBOT, path: '/.env', status: 404 },
+      { user_agent: GPTBOT, path: '/old', status: 301 },
+      { user_agent: CHATGPT_USER, path: '/broken', status: 500 },
+      // Answered 2xx once and 404 once: fetched, and its 404 counted apart.
+      { user_agent: GPTBOT, path: '/flaky', status: 200 },
+      { user_agent: GPTBOT, path: '/flaky', status: 404 },
+      { user_agent: CLAUDEBOT, path: '/missing', status: 404 },
+    ];
+    expect((await report(token, hits)).statusCode).toBe(202);
+    const response = await t.request({
+      method: 'GET',
+      url: `/v1/crawlers?site_id=${site.snippet_key}`,
+      headers: bearer(owner.apiKey),
+    });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    const operator = (name: string) => body.operators.find((o: { operator: string }) => o.operator === name);
+    expect(operator('OpenAI')).toMatchObject({
+      hits: 11,
+      pages_fetched: 4, // /docs, /pricing, /blog, /flaky
+      non_2xx_hits: 6,
+      non_2xx_paths: 5, // /wp-login.php, /.env, /old, /broken, /flaky
+    });
+    expect(operator('Anthropic')).toMatchObject({
+      hits: 1,
+      pages_fetched: 0,
+      non_2xx_hits: 1,
+      non_2xx_paths: 1,
+    });
+    const paths = Object.fromEntries(
+      body.top_paths.map((row: { path: string; hits: number; non_2xx_hits: number }) => [
+        row.path,
+        [row.hits, row.non_2xx_hits],
+      ]),
+    );
+    expect(paths).toEqual({
+      '/docs': [2, 0],
+      '/pricing': [1, 0],
+      '/blog': [1, 0],
+      '/wp-login.php': [2, 2],
+      '/.env': [1, 1],
+      '/old': [1, 1],
+      '/broken': [1, 1],
+      '/flaky': [2, 1],
+      '/missing': [1, 1],
+    });
+  });
+
+  it('fills in the answers apart for days counted before they were (migration 015), from the raw hits', async () => {
+    const site = await insertSite(t, owner.accountId, { domain: 'backfill.example.com' });
+    const { plaintext_token: token } = (await mint(owner.apiKey, { site_id: site.snippet_key })).json();
+    const hits = [
+      { user_agent: GPTBOT, path: '/kept', status: 200 },
+      { user_agent: GPTBOT, path: '/gone', status: 404 },
+      { user_agent: GPTBOT, path: '/gone', status: 410 },
+      { user_agent: GPTBOT, path: '/moved', status: 308 },
+    ];
+    expect((await report(token, hits)).statusCode).toBe(202);
+    const read = async () =>
+      (
+        await t.request({
+          method: 'GET',
+          url: `/v1/crawlers?site_id=${site.snippet_key}`,
+          headers: bearer(owner.apiKey),
+        })
+      )
+        .json()
+        .operators.find((o: { operator: string }) => o.operator === 'OpenAI');
+    const before = await read();
+    expect(before).toMatchObject({ hits: 4, pages_fetched: 1, non_2xx_hits: 3, non_2xx_paths: 2 });
+
+    const { db } = t.database;
+    await db
+      .updateTable('daily_crawler_paths')
+      .set({ non_2xx_hits: 0 })
+      .where('site_id', '=', site.id)
+      .execute();
+    expect(await read()).toMatchObject({ pages_fetched: 3, non_2xx_hits: 0 });
+    const migration = await readFile(
+      new URL('../../migrations/015_crawler_path_statuses.sql', import.meta.url),
+      'utf8',
+    );
+    await sql.raw(migration.slice(migration.indexOf('update daily_crawler_paths'))).execute(db);
+    expect(await read()).toEqual(before);
   });
 
   it('closes the loop: credited payments and net revenue per AI operator', async () => {

@@ -1,4 +1,7 @@
-/** Row types of migrations/008_crawlers.sql, 011_crawler_ranges.sql and 013_crawler_paths.sql. */
+/**
+ * Row types of migrations/008_crawlers.sql, 011_crawler_ranges.sql, 013_crawler_paths.sql and
+ * 015_crawler_path_statuses.sql.
+ */
 import type { ColumnType } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -49,6 +52,8 @@ export interface DailyCrawlerPathsTable {
   path_key: string;
   path: string;
   hits: number;
+  /** The part of `hits` answered with a status outside 200-299; a hit without a status is not one. */
+  non_2xx_hits: ColumnType<number, number | undefined, number>;
 }
 
 export interface CrawlerIpRangesTable {

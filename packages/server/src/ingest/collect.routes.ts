@@ -75,7 +75,15 @@ export function registerCollectRoutes(
           consumes: ['text/plain', 'application/json'],
           body: collectPayloadSchema,
           response: {
-            202: z.object({ accepted: z.boolean(), reason: z.enum(['bot']).optional() }),
+            202: z.object({
+              accepted: z.boolean().describe('Whether the payload was stored'),
+              reason: z
+                .enum(['bot'])
+                .optional()
+                .describe(
+                  "Why it was not stored: `bot`, the user agent is missing or a known bot's (a headless browser's included)",
+                ),
+            }),
             404: codedErrorSchema,
             422: codedErrorSchema,
             429: codedErrorSchema,

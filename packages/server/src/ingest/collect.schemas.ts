@@ -35,37 +35,79 @@ const pageUrl = z
 const snippetKey = z.string().regex(SNIPPET_KEY_PATTERN, 'must be a ttid_ snippet key');
 
 const common = {
-  site: snippetKey,
+  site: snippetKey.describe("The site's `ttid_` snippet key (the script tag's `data-site`)"),
   vid: opaqueId.describe('Visitor id from the visitor cookie'),
   eid: opaqueId.describe('Event id; a retried request with the same id counts once'),
-  url: pageUrl,
+  url: pageUrl.describe(
+    'The page (`location.href`), query string included: the campaign (`utm_*`) and `?ref=` parameters are read from it. ' +
+      'Email addresses and phone numbers in its query string are stored as `[REDACTED]`',
+  ),
   sw: z.number().int().min(0).max(100_000).optional().describe('Screen width in CSS pixels'),
 };
 
+/** The `type` of a payload: a literal, described for the OpenAPI document. */
+const typeOf = <T extends string>(type: T, description: string) => z.literal(type).describe(description);
+
 export const collectPayloadSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('pageview'), ...common, ref: z.string().max(4096).optional() }),
   z.strictObject({
-    type: z.literal('event'),
+    type: typeOf(
+      'pageview',
+      'A page was shown: on load, and on each in-app navigation that changes the path or query',
+    ),
     ...common,
-    name: eventNameSchema,
-    props: propertiesSchema.optional(),
-    value: amountSchema.optional(),
-    currency: currencySchema.optional(),
+    ref: z
+      .string()
+      .max(4096)
+      .optional()
+      .describe(
+        'The referrer: `document.referrer` on the first pageview, the previous in-app URL after that; empty or absent when none. ' +
+          'It decides the source of a visit. Not the `?ref=` parameter, which is read from `url`',
+      ),
   }),
-  z.strictObject({ type: z.literal('identify'), ...common, uid: z.string().trim().min(1).max(256) }),
   z.strictObject({
-    type: z.literal('engagement'),
+    type: typeOf('event', 'A custom event (`touchtrail.track`); its name is a goal'),
     ...common,
-    engaged_ms: z.number().int().min(0).max(86_400_000),
+    name: eventNameSchema.describe('The event (goal) name; a new name registers a goal'),
+    props: propertiesSchema
+      .optional()
+      .describe(
+        'Properties: at most 100 keys; values are strings, numbers, booleans or null. email addresses and phone numbers in string values are stored as `[REDACTED]`',
+      ),
+    value: amountSchema.optional().describe('The conversion value, in major units of `currency`'),
+    currency: currencySchema
+      .optional()
+      .describe("ISO 4217 code of `value` (case-insensitive); default: the site's currency"),
+  }),
+  z.strictObject({
+    type: typeOf('identify', 'Links this visitor to a person (`touchtrail.identify`)'),
+    ...common,
+    uid: z
+      .string()
+      .trim()
+      .min(1)
+      .max(256)
+      .describe('Your id or the email of the person; only an HMAC of it is stored'),
+  }),
+  z.strictObject({
+    type: typeOf('engagement', 'Engaged time on a page, sent when the page is hidden or left'),
+    ...common,
+    engaged_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(86_400_000)
+      .describe('Milliseconds the page was visible and focused since the last report, at most one day'),
   }),
 ]);
 
 export type CollectPayload = z.infer<typeof collectPayloadSchema>;
 
 export const serverEventSchema = z.strictObject({
-  site_id: snippetKey,
-  name: eventNameSchema,
-  visitor_id: opaqueId.optional(),
+  site_id: snippetKey.describe("The site's `ttid_` snippet key"),
+  name: eventNameSchema.describe('The event (goal) name; a new name registers a goal'),
+  visitor_id: opaqueId
+    .optional()
+    .describe('The visitor id from the visitor cookie (`touchtrail.getVisitorId()` in the browser)'),
   user_id: z
     .string()
     .trim()
@@ -80,14 +122,23 @@ export const serverEventSchema = z.strictObject({
     .describe(
       'Only an HMAC of it is stored. Names the person when `user_id` is absent; with `visitor_id`, it also links the visitor, so a payment that carries only this email finds their visits',
     ),
-  properties: propertiesSchema.optional(),
-  value: amountSchema.optional(),
-  currency: currencySchema.optional(),
+  properties: propertiesSchema
+    .optional()
+    .describe(
+      'Properties: at most 100 keys; values are strings, numbers, booleans or null. email addresses and phone numbers in string values are stored as `[REDACTED]`',
+    ),
+  value: amountSchema.optional().describe('The conversion value, in major units of `currency`'),
+  currency: currencySchema
+    .optional()
+    .describe("ISO 4217 code of `value` (case-insensitive); default: the site's currency"),
   event_id: z
     .string()
     .regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1 to 128 characters of A-Z, a-z, 0-9 and . _ : -')
-    .optional(),
-  timestamp: timestampSchema.optional(),
+    .optional()
+    .describe('Your id of the event (an order id, say): a post with an id already held counts once'),
+  timestamp: timestampSchema
+    .optional()
+    .describe('When it happened; default: when received. At most 24 hours ahead'),
 });
 
 export type ServerEvent = z.infer<typeof serverEventSchema>;

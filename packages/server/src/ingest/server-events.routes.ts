@@ -28,7 +28,12 @@ export function registerServerEventRoutes(app: FastifyInstance, { ingest }: { in
           'Answers 202 once committed: `recorded`, or `duplicate` for an `event_id` already held.',
         body: serverEventSchema,
         response: {
-          202: z.object({ status: z.enum(['recorded', 'duplicate']), event_id: z.string() }),
+          202: z.object({
+            status: z
+              .enum(['recorded', 'duplicate'])
+              .describe('`duplicate` when an event with this `event_id` was already held'),
+            event_id: z.string().describe('The `event_id` sent, or the one generated'),
+          }),
           401: codedErrorSchema,
           403: codedErrorSchema,
           404: codedErrorSchema,

@@ -25,84 +25,123 @@ export const visitorProfileQuery = z.strictObject({
   to: reportQuery.shape.to.describe('Last day (UTC), inclusive. Default: today'),
 });
 
+/** Every field is a string, empty when unknown or none. */
 const entrySchema = z.object({
-  ai_source: z.string(),
-  source_kind: z.string(),
-  source_name: z.string(),
-  campaign: z.string(),
-  ref: z.string(),
-  url: z.string(),
+  ai_source: z
+    .string()
+    .describe(
+      'The assistant (`chatgpt`, `perplexity`, …) for an AI source, else the channel: `search`, `social`, `email`, `referral`, `paid` or `direct`',
+    ),
+  source_kind: z.string().describe('`ai`, `non_ai`, or `unknown` for a direct arrival'),
+  source_name: z
+    .string()
+    .describe(
+      'The referring host (lower-case, no `www.`), else the `utm_source`; empty for a direct arrival',
+    ),
+  campaign: z.string().describe('The `utm_campaign` parameter of the entry page'),
+  ref: z
+    .string()
+    .describe(
+      'The `?ref=` parameter of the entry page (`https://example.com/?ref=newsletter` gives `newsletter`), up to 200 characters; not the referrer, which is in `source_name`',
+    ),
+  url: z.string().describe('The entry page (email addresses and phone numbers in its query string redacted)'),
 });
-const deviceSchema = z.object({ device_type: z.string(), os: z.string(), browser: z.string() });
-const locationSchema = z.object({ country_code: z.string(), city: z.string() });
+const deviceSchema = z.object({
+  device_type: z
+    .string()
+    .describe('`desktop`, `mobile`, `tablet`, …: from the user agent, else the screen width'),
+  os: z.string().describe('Operating system name, from the user agent'),
+  browser: z.string().describe('Browser name, from the user agent'),
+});
+const locationSchema = z.object({
+  country_code: z.string().describe('ISO 3166-1 alpha-2 code, from the address; empty when unknown'),
+  city: z.string().describe('City name, from the address; empty when unknown'),
+});
 
 const rowFields = {
   handle: z.string().describe('Opaque `vh_` handle; pass it to GET /v1/visitors/{handle}'),
-  label: z.object({ name: z.string(), initials: z.string(), short_id: z.string() }),
-  first_seen: z.string(),
-  last_seen: z.string(),
+  label: z
+    .object({
+      name: z.string().describe('A generated display name such as "Amber Otter", stable per person'),
+      initials: z.string().describe('The initials of `name`'),
+      short_id: z.string().describe('6 characters that tell two people of the same `name` apart'),
+    })
+    .describe('A generated label: the person is never named'),
+  first_seen: z.string().describe('When the person was first seen (ISO 8601), possibly before the window'),
+  last_seen: z.string().describe('When the person was last seen (ISO 8601)'),
   session_count: z.number().int().describe('Visits overlapping the window, not limited to the goal'),
-  pageviews: z.number().int(),
-  active_time_sec: z.number().int(),
+  pageviews: z.number().int().describe('Pageviews of those visits'),
+  active_time_sec: z.number().int().describe('Engaged seconds (page visible and focused) of those visits'),
   is_new: z.boolean().describe("The person's first sighting falls inside the window"),
   entry: entrySchema.describe("Source of the person's first visit in the window"),
   device: deviceSchema.describe('Of the latest visit in the window'),
   location: locationSchema.describe('Of the latest visit in the window'),
   revenue: z
-    .object({ total_cents: z.number().int(), currency: z.string(), conversion_count: z.number().int() })
+    .object({
+      total_cents: z.number().int().describe('Minor units of `currency`'),
+      currency: z.string().describe("The site's currency (ISO 4217)"),
+      conversion_count: z.number().int().describe('Conversion events of the person in the window'),
+    })
     .describe(
       "Conversion events of the person in the window. `total_cents` sums their values in the site's " +
         'currency; other currencies are converted at the ECB rate of their day, and a value whose ' +
         'currency has no rate on record is left out of the sum (its event still counts)',
     ),
-  client_revenue: z.null(),
-  latest_session_id: z.uuid(),
+  client_revenue: z.null().describe('Always null'),
+  latest_session_id: z.uuid().describe('Id of the latest visit in the window'),
 };
 
 export const visitorRowSchema = z.object(rowFields);
 
+const identityMergeComplete = z
+  .boolean()
+  .describe('False when a person had more visitor ids than are read: their figures are then lower bounds');
+
 export const goalVisitorsSchema = z.object({
-  visitors: z.array(visitorRowSchema),
-  goal_name: z.string(),
-  from: z.string(),
-  to: z.string(),
-  page: z.number().int(),
-  page_size: z.number().int(),
-  has_more: z.boolean(),
+  visitors: z.array(visitorRowSchema).describe('The people who completed the goal in the window'),
+  goal_name: z.string().describe('The goal, as asked'),
+  from: z.string().describe('First day of the window (UTC), inclusive'),
+  to: z.string().describe('Last day of the window (UTC), inclusive'),
+  page: z.number().int().describe('As asked, default 1'),
+  page_size: z.number().int().describe('As asked, default 50'),
+  has_more: z.boolean().describe('Whether a later page has more people'),
   total_count: z.number().int().describe('People, not completions'),
-  identity_merge_complete: z.boolean(),
+  identity_merge_complete: identityMergeComplete,
 });
 
 export const visitorProfileSchema = z.object({
   ...rowFields,
-  first_seen: z.string().nullable(),
-  last_seen: z.string().nullable(),
+  first_seen: z.string().nullable().describe('When the person was first seen (ISO 8601); null if never'),
+  last_seen: z.string().nullable().describe('When the person was last seen (ISO 8601); null if never'),
   latest_session_id: z.uuid().nullable().describe('Null when the person has no visit in the window'),
-  from: z.string(),
-  to: z.string(),
-  identity_merge_complete: z.boolean(),
+  from: z.string().describe('First day of the window (UTC), inclusive'),
+  to: z.string().describe('Last day of the window (UTC), inclusive'),
+  identity_merge_complete: identityMergeComplete,
   visits: z
     .array(
       z.object({
-        id: z.uuid(),
-        started_at: z.string(),
-        last_activity_at: z.string(),
-        pageviews: z.number().int(),
-        active_time_sec: z.number().int(),
-        entry: entrySchema,
-        device: deviceSchema,
-        location: locationSchema,
+        id: z.uuid().describe('The visit id'),
+        started_at: z.string().describe('ISO 8601'),
+        last_activity_at: z.string().describe('ISO 8601'),
+        pageviews: z.number().int().describe('Pageviews in the visit'),
+        active_time_sec: z.number().int().describe('Engaged seconds (page visible and focused)'),
+        entry: entrySchema.describe('Where the visit came from, and its first page'),
+        device: deviceSchema.describe('The device of the visit'),
+        location: locationSchema.describe('Where the visit came from'),
       }),
     )
     .describe('Visits in the window, newest first, at most 100'),
   conversions: z
     .array(
       z.object({
-        event_id: z.string(),
-        name: z.string(),
-        occurred_at: z.string(),
+        event_id: z.string().describe('The event id'),
+        name: z.string().describe('The goal'),
+        occurred_at: z.string().describe('ISO 8601'),
         value_cents: z.number().int().nullable().describe('Minor units of `currency`'),
-        currency: z.string().nullable(),
+        currency: z
+          .string()
+          .nullable()
+          .describe('ISO 4217 code of `value_cents`; null when the event had no value'),
       }),
     )
     .describe('Conversion events in the window, newest first, at most 100'),
