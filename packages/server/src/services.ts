@@ -22,11 +22,9 @@ import { createVisitorsService } from './visitors/visitors.service.js';
 import { createWebhooksService } from './webhooks/webhooks.service.js';
 
 export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: Clock; config: Config }) {
-  // Keys resolve sites through the sites service, which mints keys and checks admins in turn:
-  // the sites service reaches accounts and keys lazily, once all three exist.
-  const sites = createSitesService({ db, clock, accounts: () => accounts, keys: () => keys });
-  const keys = createKeysService({ db, clock, sites, accounts: () => accounts });
+  const keys = createKeysService({ db, clock });
   const accounts = createAccountsService({ db, clock, config, keys });
+  const sites = createSitesService({ db, clock, accounts, keys });
   const sessions = createSessionsService({ db, clock, accounts });
   if (!config.secretKey) throw new Error('config.secretKey must be resolved before the services are built');
   const ingest = createIngestService({ db, clock, secretKey: config.secretKey });
@@ -40,7 +38,7 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
   const conversions = createConversionsService({ db, clock, sites });
   const revenue = createRevenueService({ db, clock, sites });
   // AI crawler tracking (issue 8).
-  const botTokens = createBotTokensService({ db, clock, accounts, sites });
+  const botTokens = createBotTokensService({ db, clock, sites });
   const crawlerRanges = createCrawlerRanges({ db, clock });
   const crawlerHits = createCrawlerHitsService({ db, clock, ranges: crawlerRanges });
   const retention = createRetention({ db, clock });

@@ -1,10 +1,10 @@
 /**
  * First-run setup, the people of an account and their roles. An account always keeps at least
- * one admin. "The person behind a key is still an admin" is decided here, from the creator's
- * membership as it is now.
+ * one admin. Who counts as an admin right now is decided in access/admin.ts.
  */
 import type { Kysely } from 'kysely';
-import { notAdmin, type Principal, personOf, SCOPES } from '../access/principal.js';
+import { requireAdmin } from '../access/admin.js';
+import { type Principal, SCOPES } from '../access/principal.js';
 import type { Config } from '../config.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { readSetting } from '../db/settings.js';
@@ -38,7 +38,7 @@ export function createAccountsService(deps: {
   db: Kysely<DB>;
   clock: Clock;
   config: Pick<Config, 'setupToken' | 'siteLimit'>;
-  keys: KeysService;
+  keys: Pick<KeysService, 'mint'>;
 }) {
   const { db, clock, config, keys } = deps;
 
@@ -48,20 +48,7 @@ export function createAccountsService(deps: {
     return stored !== undefined && safeEqual(sha256Hex(token), stored);
   }
 
-  async function isAdmin(accountId: string, userId: string | null): Promise<boolean> {
-    if (!userId) return false;
-    const member = await store.getMember(db, accountId, userId);
-    return member?.role === 'admin';
-  }
-
-  async function requireAdmin(principal: Principal): Promise<void> {
-    if (!(await isAdmin(principal.accountId, personOf(principal)))) throw notAdmin();
-  }
-
   return {
-    isAdmin,
-    requireAdmin,
-
     /** What sign-in needs to check a password: the user, their hash, account and role. */
     findLogin(email: string) {
       return store.findLogin(db, email);
@@ -129,12 +116,12 @@ export function createAccountsService(deps: {
     },
 
     async listMembers(principal: Principal) {
-      await requireAdmin(principal);
+      await requireAdmin(db, principal);
       return store.listMembers(db, principal.accountId);
     },
 
     async addMember(principal: Principal, input: NewMemberInput) {
-      await requireAdmin(principal);
+      await requireAdmin(db, principal);
       const passwordHash = await hashPassword(input.password);
       const userId = newId();
       try {
@@ -156,7 +143,7 @@ export function createAccountsService(deps: {
     },
 
     async changeRole(principal: Principal, userId: string, role: Role) {
-      await requireAdmin(principal);
+      await requireAdmin(db, principal);
       await db.transaction().execute(async (trx) => {
         const admins = await store.lockAdmins(trx, principal.accountId);
         const member = await store.getMember(trx, principal.accountId, userId);
@@ -170,7 +157,7 @@ export function createAccountsService(deps: {
     },
 
     async removeMember(principal: Principal, userId: string) {
-      await requireAdmin(principal);
+      await requireAdmin(db, principal);
       await db.transaction().execute(async (trx) => {
         const admins = await store.lockAdmins(trx, principal.accountId);
         const member = await store.getMember(trx, principal.accountId, userId);

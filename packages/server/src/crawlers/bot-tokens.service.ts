@@ -4,8 +4,8 @@
  * edge within a minute without a database read on every report.
  */
 import type { Kysely } from 'kysely';
+import { requireAdmin } from '../access/admin.js';
 import { notAdmin, type Principal, requireScope } from '../access/principal.js';
-import type { AccountsService } from '../accounts/accounts.service.js';
 import type { DB } from '../db/types.js';
 import { AppError, notFound } from '../http/errors.js';
 import type { Clock } from '../lib/clock.js';
@@ -41,10 +41,9 @@ const present = (row: TokenRow) => ({
 export function createBotTokensService(deps: {
   db: Kysely<DB>;
   clock: Clock;
-  accounts: Pick<AccountsService, 'requireAdmin'>;
   sites: Pick<SitesService, 'getReachableSite' | 'resolveSite'>;
 }) {
-  const { db, clock, accounts, sites } = deps;
+  const { db, clock, sites } = deps;
   const cache = new Map<string, { identity: BotIdentity | null; expiresAt: number }>();
 
   /** Sessions must be admins to see tokens; keys need only their scope (checked by the route). */
@@ -72,7 +71,7 @@ export function createBotTokensService(deps: {
 
     async create(principal: Principal, input: { site_id: string; name?: string }) {
       requireScope(principal, 'ingest:write');
-      await accounts.requireAdmin(principal);
+      await requireAdmin(db, principal);
       const site = await sites.getReachableSite(principal, input.site_id);
       const token = BOT_TOKEN_PREFIX + randomToken(32);
       const id = newId();
@@ -117,7 +116,7 @@ export function createBotTokensService(deps: {
     },
 
     async revoke(principal: Principal, id: string) {
-      await accounts.requireAdmin(principal);
+      await requireAdmin(db, principal);
       const row = await store.getBotToken(db, principal.accountId, id);
       const outOfReach =
         principal.kind === 'key' && principal.siteId !== null && row?.site_id !== principal.siteId;

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { principalOf, type RouteAuth } from '../http/authenticate.js';
 import { codedErrorSchema, scopeSchema, timestampSchema, uuidParam } from '../http/schemas.js';
 import { SITE_REF_PATTERN } from '../lib/ids.js';
-import type { KeysService } from './keys.service.js';
+import type { SitesService } from '../sites/sites.service.js';
+import { type KeysService, requireGrantableScopes } from './keys.service.js';
 
 const AUTH: RouteAuth = { accepts: ['key', 'session'], scope: 'credentials:write' };
 const CONFIG = { area: 'account', auth: AUTH, limits: { perCredential: 60 } } as const;
@@ -23,7 +24,10 @@ const keySchema = z.object({
   created_at: z.string(),
 });
 
-export function registerKeyRoutes(app: FastifyInstance, { keys }: { keys: KeysService }) {
+export function registerKeyRoutes(
+  app: FastifyInstance,
+  { keys, sites }: { keys: KeysService; sites: Pick<SitesService, 'getReachableSite'> },
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const errors = {
     401: codedErrorSchema,
@@ -74,7 +78,14 @@ export function registerKeyRoutes(app: FastifyInstance, { keys }: { keys: KeysSe
         response: { 201: keySchema.extend({ api_key: z.string() }), ...errors },
       },
     },
-    async (request, reply) => reply.code(201).send(await keys.create(principalOf(request), request.body)),
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const { site_id, ...input } = request.body;
+      // A scope the caller lacks is reported before a site it cannot reach.
+      requireGrantableScopes(principal, input.scopes);
+      const site = site_id ? await sites.getReachableSite(principal, site_id) : null;
+      return reply.code(201).send(await keys.create(principal, { ...input, site }));
+    },
   );
 
   r.delete(

@@ -4,14 +4,13 @@
  * site mints only for that site, and a key that expires mints only keys that expire no later.
  */
 import type { Kysely } from 'kysely';
+import { isAdmin } from '../access/admin.js';
 import { type KeyPrincipal, type Principal, personOf, type Scope, scopesOf } from '../access/principal.js';
-import type { AccountsService } from '../accounts/accounts.service.js';
 import type { DB } from '../db/types.js';
 import { AppError, badInput, forbidden, insufficientScope, notFound } from '../http/errors.js';
 import { type Clock, MINUTE_MS } from '../lib/clock.js';
 import { API_KEY_PATTERN, newApiKey, newId } from '../lib/ids.js';
 import { sha256Hex } from '../lib/secrets.js';
-import type { SitesService } from '../sites/sites.service.js';
 import { findKeyByHash, getKey, insertKey, listKeys, revokeKey, touchKey } from './keys.store.js';
 
 const DISPLAY_PREFIX_LENGTH = 12;
@@ -28,8 +27,17 @@ export interface MintKeyInput {
 export interface CreateKeyInput {
   name: string;
   scopes: Scope[];
-  site_id?: string | null;
+  /** The one site the key reaches, already resolved for the caller (sites.getReachableSite); null for every site. */
+  site: { id: string } | null;
   expires_at?: string | null;
+}
+
+/** A key can never mint a key with a scope it lacks itself. */
+export function requireGrantableScopes(principal: Principal, scopes: readonly Scope[]): void {
+  const held = scopesOf(principal);
+  const missing = scopes.find((scope) => !held.includes(scope));
+  if (missing)
+    throw insufficientScope(missing, `A key cannot mint a key with ${missing}, which it lacks itself`);
 }
 
 type KeyRow = NonNullable<Awaited<ReturnType<typeof getKey>>>;
@@ -51,18 +59,7 @@ function present(row: Omit<KeyRow, 'site_id'>) {
 
 export type KeyView = ReturnType<typeof present>;
 
-export function createKeysService({
-  db,
-  clock,
-  sites,
-  accounts,
-}: {
-  db: Kysely<DB>;
-  clock: Clock;
-  sites: SitesService;
-  /** Reached lazily: the accounts service itself mints keys through this one. */
-  accounts: () => Pick<AccountsService, 'isAdmin'>;
-}) {
+export function createKeysService({ db, clock }: { db: Kysely<DB>; clock: Clock }) {
   /** Inserts a key through `executor` (so callers can mint inside their own transaction). */
   async function mint(executor: Kysely<DB>, input: MintKeyInput): Promise<{ id: string; plaintext: string }> {
     const plaintext = newApiKey();
@@ -106,14 +103,8 @@ export function createKeysService({
     },
 
     async create(principal: Principal, input: CreateKeyInput) {
-      const held = scopesOf(principal);
-      const missing = input.scopes.find((scope) => !held.includes(scope));
-      if (missing)
-        throw insufficientScope(missing, `A key cannot mint a key with ${missing}, which it lacks itself`);
-      let siteId: string | null = null;
-      if (input.site_id) {
-        siteId = (await sites.getReachableSite(principal, input.site_id)).id;
-      } else if (principal.kind === 'key' && principal.siteId) {
+      requireGrantableScopes(principal, input.scopes);
+      if (!input.site && principal.kind === 'key' && principal.siteId) {
         throw new AppError(
           403,
           'insufficient_scope',
@@ -147,7 +138,7 @@ export function createKeysService({
         createdBy: principal.kind === 'session' ? principal.userId : principal.createdBy,
         name: input.name,
         scopes: [...new Set(input.scopes)],
-        siteId,
+        siteId: input.site?.id ?? null,
         expiresAt,
       });
       const row = await getKey(db, principal.accountId, id);
@@ -170,7 +161,7 @@ export function createKeysService({
       const isSelf = principal.kind === 'key' && principal.keyId === id;
       const person = personOf(principal);
       const isOwn = person !== null && row.created_by === person;
-      if (!isSelf && !isOwn && !(await accounts().isAdmin(principal.accountId, person))) {
+      if (!isSelf && !isOwn && !(await isAdmin(db, principal.accountId, person))) {
         throw forbidden('Only an admin can revoke keys made by someone else');
       }
       await revokeKey(db, id, clock.now());

@@ -56,6 +56,19 @@ describe('API keys', () => {
     expect((await createWith(weak.api_key, { name: 'x', scopes: ['stats:read'] })).statusCode).toBe(201);
   });
 
+  it('reports a scope the caller lacks before a site it cannot reach', async () => {
+    const weak = await mintKey(t, owner.cookie, { scopes: ['credentials:write', 'stats:read'] });
+    const rival = await insertAccount(t);
+    const theirs = await insertSite(t, rival.accountId);
+    const response = await createWith(weak.api_key, {
+      name: 'x',
+      scopes: ['config:write'],
+      site_id: theirs.snippet_key,
+    });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toMatchObject({ error: 'insufficient_scope', required_scope: 'config:write' });
+  });
+
   it('lets a site-scoped key mint only for its own site', async () => {
     const site = await insertSite(t, owner.accountId);
     const other = await insertSite(t, owner.accountId);

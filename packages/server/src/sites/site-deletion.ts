@@ -4,6 +4,7 @@
  * passed, or erasure began, it answers deletion_in_progress, even after the site row is gone.
  */
 import type { Kysely } from 'kysely';
+import { requireAdmin } from '../access/admin.js';
 import type { Principal } from '../access/principal.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import { isUniqueViolation } from '../db/errors.js';
@@ -24,7 +25,7 @@ import { clearDeletion, lockAccountSites, lockSite, scheduleDeletion } from './s
 export interface SiteDeletionDeps {
   db: Kysely<DB>;
   clock: Clock;
-  accounts: () => Pick<AccountsService, 'requireAdmin' | 'getAccount'>;
+  accounts: Pick<AccountsService, 'getAccount'>;
 }
 
 const deletionInProgress = () =>
@@ -34,7 +35,7 @@ export function createSiteDeletion({ db, clock, accounts }: SiteDeletionDeps) {
   return {
     async scheduleDeletion(principal: Principal, ref: string, confirmDomain: string) {
       const site = await requireSite(db, principal, ref, { includeScheduled: true });
-      await accounts().requireAdmin(principal);
+      await requireAdmin(db, principal);
       if (!confirmsDomain(site.domain, confirmDomain)) {
         throw new AppError(409, 'domain_mismatch', "confirm_domain does not match the site's domain", {
           field: 'confirm_domain',
@@ -70,13 +71,13 @@ export function createSiteDeletion({ db, clock, accounts }: SiteDeletionDeps) {
         if (!erased || !isOwnAccount || (principal.kind === 'key' && principal.siteId !== null)) {
           throw notFound('Site');
         }
-        await accounts().requireAdmin(principal);
+        await requireAdmin(db, principal);
         throw deletionInProgress();
       }
-      await accounts().requireAdmin(principal);
+      await requireAdmin(db, principal);
       const active = { status: 'active' as const, site_id: site.snippet_key, domain: site.domain };
       if (site.deleted_at === null) return active;
-      const account = await accounts().getAccount(principal.accountId);
+      const account = await accounts.getAccount(principal.accountId);
       try {
         await db.transaction().execute(async (trx) => {
           await lockAccountSites(trx, account.id);

@@ -1,9 +1,9 @@
 /**
  * Rules for sites (interface §4.2, §5): list, read, create, update; deletion, restore and
- * erasure are composed in from site-deletion.ts and site-erasure.ts. Accounts and keys are
- * reached lazily because the keys service itself needs `getReachableSite` from here.
+ * erasure are composed in from site-deletion.ts and site-erasure.ts.
  */
 import type { Kysely, Updateable } from 'kysely';
+import { requireAdmin } from '../access/admin.js';
 import { coversSite, type Principal, requireScope } from '../access/principal.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import { isUniqueViolation } from '../db/errors.js';
@@ -42,8 +42,8 @@ export interface UpdateSiteInput {
 export interface SitesDeps {
   db: Kysely<DB>;
   clock: Clock;
-  accounts: () => Pick<AccountsService, 'requireAdmin' | 'getAccount'>;
-  keys: () => Pick<KeysService, 'mint'>;
+  accounts: Pick<AccountsService, 'getAccount'>;
+  keys: Pick<KeysService, 'mint'>;
 }
 
 /** The scopes of the key a new site comes with (§4.2): read its stats, send it events. */
@@ -129,9 +129,9 @@ export function createSitesService(deps: SitesDeps) {
       if (principal.kind === 'key' && principal.siteId !== null) {
         throw forbidden('A key restricted to one site cannot create sites');
       }
-      await accounts().requireAdmin(principal);
+      await requireAdmin(db, principal);
       const domain = requireHostname('domain', input.domain);
-      const account = await accounts().getAccount(principal.accountId);
+      const account = await accounts.getAccount(principal.accountId);
       refuseIfAccountPendingDeletion(account);
       const site = {
         id: newId(),
@@ -148,7 +148,7 @@ export function createSitesService(deps: SitesDeps) {
           await lockAccountSites(trx, account.id);
           await assertRoomForActiveSite(trx, account, domain, 403);
           await insertSite(trx, site);
-          const key = await keys().mint(trx, {
+          const key = await keys.mint(trx, {
             accountId: account.id,
             createdBy: principal.kind === 'session' ? principal.userId : principal.createdBy,
             name: `Site key for ${domain}`.slice(0, 100),
