@@ -18,12 +18,16 @@ import type { Database } from './db/database.js';
 import { registerGoalRoutes } from './goals/goals.routes.js';
 import { registerHealthRoutes } from './health/health.routes.js';
 import { installAuthentication } from './http/authenticate.js';
+import { createFrameworkErrorHandler, MAX_PARAM_LENGTH } from './http/bad-url.js';
+import { installConnectionLimit } from './http/connection-limit.js';
+import type { Area } from './http/error-bodies.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { installJsonBodyParser } from './http/json-body.js';
 import { buildLoggerOptions } from './http/logging.js';
 import { installOpenApi, registerOpenApiRoute } from './http/openapi.js';
 import { installRateLimits } from './http/rate-limit.js';
 import { installRole, type ServerRole } from './http/roles.js';
+import { serverTimeoutOptions } from './http/server-timeouts.js';
 import { registerCollectRoutes } from './ingest/collect.routes.js';
 import { createGeoLookup, type GeoLookup } from './ingest/geo.js';
 import { registerServerEventRoutes } from './ingest/server-events.routes.js';
@@ -59,6 +63,8 @@ export interface RegisteredRoute {
   method: string;
   url: string;
   isDocumented: boolean;
+  /** Whose error bodies the route answers with (http/error-bodies.ts); `account` when unset. */
+  area?: Area;
 }
 
 declare module 'fastify' {
@@ -78,7 +84,12 @@ declare module 'fastify' {
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database, clock } = deps;
+  const registeredRoutes: RegisteredRoute[] = [];
+  // Helmet's middleware is built once: @fastify/helmet rebuilt it on every request, which cost
+  // more than the rest of the collect endpoint's header work together.
+  const securityHeaders = helmet();
   const app = Fastify({
+    ...serverTimeoutOptions(config),
     logger: deps.logger ?? buildLoggerOptions(config.logLevel),
     // Fastify takes a hop count too, though its types leave the number out.
     trustProxy: config.trustProxy as boolean | string[],
@@ -88,9 +99,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : newId();
     },
-    // Long path parameters reach the schemas (and their 422) instead of the router's 414.
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // A path parameter the router refuses (undecodable, too long) answers in its route's area.
+    // No hook runs for these, so the handler sets the headers every answer carries itself.
+    frameworkErrors: createFrameworkErrorHandler(registeredRoutes, (request, reply) => {
+      securityHeaders(request.raw, reply.raw, () => {});
+      reply.header('x-request-id', request.id);
+    }),
   });
+  installConnectionLimit(app.server, config.maxConnectionsPerAddress, app.log);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
@@ -105,7 +122,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const services = createServices({ db: database.db, clock, config });
   app.decorate('services', services);
-  const registeredRoutes: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', registeredRoutes);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -115,13 +131,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         method,
         url: route.url,
         isDocumented: !(route.schema as { hide?: boolean })?.hide,
+        area: (route.config as { area?: Area } | undefined)?.area,
       });
     }
   });
 
-  // Helmet's middleware is built once: @fastify/helmet rebuilt it on every request, which cost
-  // more than the rest of the collect endpoint's header work together.
-  const securityHeaders = helmet();
   app.addHook('onRequest', (request, reply, done) => {
     if (request.routeOptions.config.pageHeaders === false) return done();
     securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined));

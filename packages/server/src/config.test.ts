@@ -69,6 +69,11 @@ describe('configuration', () => {
     ['REDIS_URL', 'http://cache'],
     ['TRUST_PROXY', 'sometimes'],
     ['LOG_LEVEL', 'loud'],
+    ['REQUEST_TIMEOUT_MS', '0'],
+    ['REQUEST_TIMEOUT_MS', 'soon'],
+    ['HEADERS_TIMEOUT_MS', '50'],
+    ['KEEP_ALIVE_TIMEOUT_MS', '1.5'],
+    ['MAX_CONNECTIONS_PER_ADDRESS', '-1'],
   ])('stops with one line naming %s when it is %s', (name, value) => {
     const attempt = () => loadConfig({ [name]: value });
     expect(attempt).toThrow(ConfigError);
@@ -78,6 +83,31 @@ describe('configuration', () => {
     } catch (error) {
       expect((error as Error).message).not.toContain('\n');
     }
+  });
+
+  it('sets the server timeouts and the per-address bound, with production defaults', () => {
+    expect(loadConfig({})).toMatchObject({
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 10_000,
+      maxConnectionsPerAddress: 256,
+    });
+    const short = {
+      REQUEST_TIMEOUT_MS: '2000',
+      HEADERS_TIMEOUT_MS: '500',
+      KEEP_ALIVE_TIMEOUT_MS: '300',
+      MAX_CONNECTIONS_PER_ADDRESS: '0',
+    };
+    expect(loadConfig(short)).toMatchObject({
+      requestTimeoutMs: 2000,
+      headersTimeoutMs: 500,
+      keepAliveTimeoutMs: 300,
+      maxConnectionsPerAddress: 0,
+    });
+    // Node refuses to start with a headers timeout longer than the request timeout.
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '5000' })).toThrow(
+      /^HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS \(5000\)/,
+    );
   });
 
   it('treats empty values as unset', () => {

@@ -84,6 +84,11 @@ const schema = z.object({
     .enum(['true', 'false'], { error: 'must be true or false' })
     .default('false'),
   NODE_EXTRA_CA_CERTS: z.string().min(1).optional(),
+  // Defaults and why: http/server-timeouts.ts. Milliseconds, so tests can use short ones.
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(256),
 });
 
 export interface Config {
@@ -113,6 +118,14 @@ export interface Config {
   webhookAllowPrivateTargets: boolean;
   /** Node's own NODE_EXTRA_CA_CERTS: a PEM file webhook deliveries trust beside the bundled roots. */
   extraCaCertsFile: string | undefined;
+  /** Time allowed to receive a whole request, headers and body (Node's `requestTimeout`). */
+  requestTimeoutMs: number;
+  /** Time allowed to receive a request's headers (Node's `headersTimeout`); at most `requestTimeoutMs`. */
+  headersTimeoutMs: number;
+  /** How long an idle connection is kept open for the client's next request. */
+  keepAliveTimeoutMs: number;
+  /** Open connections one remote address may hold (a proxy counts as one address); 0 turns the bound off. */
+  maxConnectionsPerAddress: number;
 }
 
 export class ConfigError extends Error {}
@@ -138,6 +151,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'TRUST_PROXY: must be true, false, a hop count (1 to 99), or a comma-separated list of addresses, CIDR ranges or loopback, linklocal, uniquelocal (see README.md)',
     );
   }
+  if (values.HEADERS_TIMEOUT_MS > values.REQUEST_TIMEOUT_MS) {
+    throw new ConfigError(
+      `HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (${values.REQUEST_TIMEOUT_MS}) (see README.md)`,
+    );
+  }
   return {
     port: values.PORT,
     host: values.HOST,
@@ -160,5 +178,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     crawlerRanges: values.CRAWLER_RANGES === 'on',
     webhookAllowPrivateTargets: values.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
     extraCaCertsFile: values.NODE_EXTRA_CA_CERTS ? path.resolve(values.NODE_EXTRA_CA_CERTS) : undefined,
+    requestTimeoutMs: values.REQUEST_TIMEOUT_MS,
+    headersTimeoutMs: values.HEADERS_TIMEOUT_MS,
+    keepAliveTimeoutMs: values.KEEP_ALIVE_TIMEOUT_MS,
+    maxConnectionsPerAddress: values.MAX_CONNECTIONS_PER_ADDRESS,
   };
 }

@@ -146,4 +146,35 @@ describe('authentication matrix', () => {
       });
     });
   }
+
+  describe('GET /v1/conversions (dashboard session only, §4.5)', () => {
+    const conversions = (headers: Record<string, string>) =>
+      t.request({ method: 'GET', url: `/v1/conversions?site_id=${randomUUID()}&page=1`, headers });
+
+    it('answers every API key, whatever its scopes, with the conversions area’s 401 (§7.5)', async () => {
+      const keys: [string, Record<string, string>][] = [
+        ['the owner’s key', bearer(owner.apiKey)],
+        [
+          'a key with stats:read only',
+          bearer((await mintKey(t, owner.cookie, { scopes: ['stats:read'] })).api_key),
+        ],
+        ['a member’s key', bearer(memberKey)],
+        ['a key beside a valid session', { ...bearer(owner.apiKey), cookie: owner.cookie }],
+        ...BAD_CREDENTIALS.map(([name, headers]): [string, Record<string, string>] => [name, headers()]),
+      ];
+      for (const [name, headers] of keys) {
+        const response = await conversions(headers);
+        expect({ name, status: response.statusCode, body: response.json() }).toEqual({
+          name,
+          status: 401,
+          body: { error: 'Unauthorized', statusCode: 401 },
+        });
+      }
+    });
+
+    it('lets a dashboard session through', async () => {
+      // A site of no account: the session is accepted and the site refused (§7.5's 403).
+      expect((await conversions({ cookie: owner.cookie })).statusCode).toBe(403);
+    });
+  });
 });

@@ -8,6 +8,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { type Area, renderError } from './error-bodies.js';
 import { AppError } from './errors.js';
 
+const UNKNOWN_KEY = '[unknown key]';
 const SOURCES = { body: 'body', querystring: 'query', params: 'params', headers: 'query' } as const;
 
 function fromValidation(error: FastifyError): AppError {
@@ -16,15 +17,24 @@ function fromValidation(error: FastifyError): AppError {
   if (!first) return new AppError(422, 'validation_failed', 'Invalid input', { source });
   const params = (first.params ?? {}) as { keys?: string[] };
   const path = first.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  const problem = first.keyword;
   if (first.keyword === 'unrecognized_keys' && params.keys?.length) {
     const key = params.keys[0] as string;
     const field = path ? `${path}.${key}` : key;
-    return new AppError(422, 'validation_failed', `Unknown field: ${field}`, { field, source });
+    // The key is the client's own text: the response names it (§7), the log only says where.
+    const logField = path ? `${path}.${UNKNOWN_KEY}` : UNKNOWN_KEY;
+    return new AppError(422, 'validation_failed', `Unknown field: ${field}`, {
+      field,
+      source,
+      problem,
+      logField,
+    });
   }
   const field = path || (source === 'body' ? 'body' : source);
   return new AppError(422, 'validation_failed', `${field}: ${first.message ?? 'invalid value'}`, {
     field,
     source,
+    problem,
   });
 }
 
@@ -72,18 +82,56 @@ export function areaOf(request: FastifyRequest): Area {
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
-  const { status, body } = renderError(areaOf(request), error);
+  return sendErrorAs(areaOf(request), reply, error);
+}
+
+export function sendErrorAs(area: Area, reply: FastifyReply, error: AppError): FastifyReply {
+  const { status, body } = renderError(area, error);
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
+
+/**
+ * A refusal's log line names the kind of problem and where, never what the client sent: the
+ * message can quote the client's text (an unknown field's name, a value), so it stays out.
+ */
+export function logRefusal(request: FastifyRequest, appError: AppError, cause: unknown = appError): void {
+  if (appError.status >= 500) {
+    request.log.error({ err: cause }, 'request failed');
+    return;
+  }
+  const { source, problem } = appError.details;
+  const field = fieldPathForLog(appError.details.logField ?? appError.details.field);
+  request.log.warn(
+    {
+      code: appError.code,
+      status: appError.status,
+      ...(source === undefined ? {} : { source }),
+      ...(problem === undefined ? {} : { problem: boundedName(problem) }),
+      ...(field === undefined ? {} : { field }),
+    },
+    `request refused: ${appError.code}`,
+  );
+}
+
+const MAX_LOGGED_SEGMENTS = 8;
+const FIELD_SEGMENT = /^(?:[A-Za-z][A-Za-z0-9_]{0,63}|\d{1,9}|\[unknown key\])$/;
+
+/** A field path of schema names and indexes, at most 8 deep; any other segment is redacted. */
+function fieldPathForLog(field: string | undefined): string | undefined {
+  if (field === undefined) return undefined;
+  const segments = field.split('.');
+  const kept = segments
+    .slice(0, MAX_LOGGED_SEGMENTS)
+    .map((segment) => (FIELD_SEGMENT.test(segment) ? segment : '[redacted]'));
+  return segments.length > MAX_LOGGED_SEGMENTS ? `${kept.join('.')}.…` : kept.join('.');
+}
+
+const boundedName = (name: string) => (/^[a-z_]{1,40}$/.test(name) ? name : 'other');
 
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error);
-    if (appError.status >= 500) {
-      request.log.error({ err: error }, 'request failed');
-    } else {
-      request.log.warn({ code: appError.code, status: appError.status }, appError.message);
-    }
+    logRefusal(request, appError, error);
     return sendError(request, reply, appError);
   });
   app.setNotFoundHandler((request, reply) =>

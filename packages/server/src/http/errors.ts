@@ -35,6 +35,10 @@ export interface AppErrorDetails {
   field?: string;
   /** Where the offending value came from; decides 400 or 422 where the area distinguishes. */
   source?: 'body' | 'query' | 'params';
+  /** The validator's name for what is wrong (`invalid_type`, `unrecognized_keys`), for the log. */
+  problem?: string;
+  /** `field` as the log may show it, when `field` holds the client's own text (an unknown key). */
+  logField?: string;
   /** Extra fields the interface puts in the body (`required_scope`, `plan`, `site_limit`, …). */
   extra?: Record<string, unknown>;
 }

@@ -234,3 +234,71 @@ describe('the logger’s redaction', () => {
     expect(Object.values(values).filter((value) => text.includes(value))).toEqual([]);
   });
 });
+
+describe('the log line of a refused body', () => {
+  const EMAIL_KEY = 'leak.probe@example.com';
+  const LONG_KEY = `Long-Key-${'k'.repeat(20_000)}`;
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ LOG_LEVEL: 'trace' });
+  });
+  afterAll(() => t.close());
+
+  it('names the problem and where, never the field names the client chose', async () => {
+    const setup = { setup_token: SETUP_TOKEN, ...OWNER, account_name: 'Acme' };
+    const { api_key: key } = (await t.request({ method: 'POST', url: '/v1/setup', payload: setup })).json();
+    const { site_id: site } = (
+      await t.request({
+        method: 'POST',
+        url: '/v1/sites',
+        headers: bearer(key),
+        payload: { domain: 'a.example' },
+      })
+    ).json();
+    const bot = await t.request({
+      method: 'POST',
+      url: '/v1/account/bot-tokens',
+      headers: bearer(key),
+      payload: { site_id: site },
+    });
+    const refused: [string, object, Record<string, string>?][] = [
+      ['/v1/sites', { domain: 'b.example', [EMAIL_KEY]: 1 }],
+      ['/v1/sites', { domain: 'b.example', [LONG_KEY]: 1 }],
+      ['/v1/goals', { site_id: site, name: 'signup', [EMAIL_KEY]: 1 }],
+      [
+        '/v1/crawler/hits',
+        { hits: [{ user_agent: 'GPTBot/1.2', path: '/', [EMAIL_KEY]: 1 }] },
+        bearer(bot.json().plaintext_token),
+      ],
+      ['/v1/account/bot-tokens', { site_id: site, [LONG_KEY]: 1 }],
+    ];
+    for (const [url, payload, headers = bearer(key)] of refused) {
+      const response = await t.request({ method: 'POST', url, headers, payload });
+      expect(response.statusCode, `${url}: ${response.body.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
+      expect(response.statusCode).toBeLessThan(500);
+    }
+    // The response may name the field (interface §7); the log may not.
+    const named = await t.request({
+      method: 'POST',
+      url: '/v1/sites',
+      headers: bearer(key),
+      payload: refused[0]?.[1],
+    });
+    expect(named.json()).toMatchObject({ field: EMAIL_KEY });
+
+    const lines = t.logs().split('\n');
+    const leaks = lines
+      .filter((line) => /leak\.probe|kkkkkkkkkk/i.test(line))
+      .map((line) => line.slice(0, 200));
+    expect(leaks).toEqual([]);
+    const refusals = lines.filter((line) => line.includes('"problem":"unrecognized_keys"'));
+    expect(refusals.length).toBeGreaterThanOrEqual(refused.length);
+    for (const line of refusals) {
+      expect(JSON.parse(line)).toMatchObject({
+        code: 'validation_failed',
+        field: expect.stringMatching(/^(hits\.0\.)?\[unknown key\]$/),
+        source: 'body',
+      });
+    }
+  });
+});

@@ -35,7 +35,7 @@ export function buildLoggerOptions(
     ...(stream ? { stream } : {}),
     redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
     serializers: {
-      req: (req: LoggedRequest) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
+      req: (req: LoggedRequest) => ({ id: req.id, method: req.method, path: boundedPath(req.url) }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       // Database errors carry the offending values in `detail`; keep only what explains the error.
       err: (err: Error & { code?: string }) => ({
@@ -48,6 +48,14 @@ export function buildLoggerOptions(
       }),
     },
   };
+}
+
+const MAX_LOGGED_PATH_CHARS = 200;
+
+/** The path without its query string, cut short: a path parameter can be 500 characters of anything. */
+function boundedPath(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  return path.length > MAX_LOGGED_PATH_CHARS ? `${path.slice(0, MAX_LOGGED_PATH_CHARS)}…` : path;
 }
 
 function causeOf(error: Error & { code?: unknown }) {
