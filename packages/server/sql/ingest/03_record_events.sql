@@ -37,6 +37,8 @@ begin
     on conflict (site_id, day, name) do update
       set completions = daily_goal_completions.completions + excluded.completions
   ),
+  -- Payments and trials are reserved names (goals/goal-names.ts) that the property report
+  -- refuses, so their properties are not rolled up.
   property_values as (
     insert into daily_goal_properties (site_id, name, day, pair, key, value, events)
     select c.site_id, c.name, c.day, md5(length(p.key)::text || ':' || p.key || p.value)::uuid,
@@ -44,6 +46,7 @@ begin
     from conversions c
     cross join lateral jsonb_each_text(c.properties) as p(key, value)
     where jsonb_typeof(c.properties) = 'object' and p.value is not null
+      and c.name not in ('payment', 'trial')
     group by 1, 2, 3, 4, 5, 6 order by 1, 2, 3, 4
     on conflict (site_id, name, day, pair) do update
       set events = daily_goal_properties.events + excluded.events

@@ -1,19 +1,17 @@
 /**
- * One attribution job's work, inside its transaction: find the person's visits of the 30 days
- * up to the conversion, store credits under all four models, post a payment's revenue, and
- * queue the `conversion.attributed` fact. Credits already stored (a job run again) are reused,
- * never recomputed, so a conversion is attributed once.
+ * One attribution job's work, inside its transaction: find the visits that count toward the
+ * conversion (identity/identity.ts), store credits under all four models, post a payment to the
+ * revenue ledger, and queue the `conversion.attributed` fact. Credits already stored (a job run
+ * again) are reused, never recomputed, so a conversion is attributed once.
  */
 import type { Transaction } from 'kysely';
 import type { AttributionModel, DB } from '../db/types.js';
-import { DAY_MS } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
+import { lockPayment, postPayment } from '../revenue/revenue-ledger.js';
 import * as store from './attribution.store.js';
 import { ATTRIBUTION_MODELS, attributeUnderAllModels, type Credits, sourceKinds } from './models.js';
-import { postPaymentRevenue } from './revenue-posting.js';
 
-export const LOOKBACK_MS = 30 * DAY_MS;
-const PAYMENT_EVENT_PREFIX = 'pay_';
+/** The names of payments' conversion events (reserved: nothing else sends them). */
 const PAYMENT_EVENT_NAMES = new Set(['payment', 'trial']);
 
 /** Test seams: called between steps, inside the job's transaction. */
@@ -53,12 +51,11 @@ async function creditConversion(
   const stored = await store.loadCredits(trx, siteId, conversion.event_id);
   if (stored.length > 0) return stored;
   const at = new Date(conversion.occurred_at);
-  const touchpoints = await store.loadTouchpoints(
-    trx,
-    siteId,
-    { visitorId: conversion.visitor_id, personKey: conversion.person_key },
-    { from: new Date(at.getTime() - LOOKBACK_MS), to: at },
-  );
+  const touchpoints = await store.loadTouchpoints(trx, siteId, {
+    visitorId: conversion.visitor_id,
+    personKey: conversion.person_key,
+    at,
+  });
   const rows = creditRowsOf(attributeUnderAllModels(touchpoints, at), sourceKinds(touchpoints));
   await store.insertCredits(trx, siteId, conversion.event_id, rows);
   return rows;
@@ -80,11 +77,11 @@ export async function attributeConversion(
     minor: conversion.value_minor ?? 0,
     currency: conversion.currency ?? conversion.site_currency,
   };
-  const isPayment =
-    conversion.event_id.startsWith(PAYMENT_EVENT_PREFIX) && PAYMENT_EVENT_NAMES.has(conversion.name ?? '');
-  if (isPayment) {
-    const paymentId = conversion.event_id.slice(PAYMENT_EVENT_PREFIX.length);
-    const payment = await postPaymentRevenue(trx, job.site_id, paymentId, creditsOf(rows), now);
+  if (PAYMENT_EVENT_NAMES.has(conversion.name ?? '')) {
+    const payment = await lockPayment(trx, job.site_id, { eventId: conversion.event_id });
+    // The payment and its event are written in one transaction; missing, the job retries.
+    if (!payment) throw new Error(`payment of conversion ${conversion.event_id} not found`);
+    await postPayment(trx, job.site_id, payment, creditsOf(rows), now);
     value = { minor: payment.amount_minor, currency: payment.currency };
   }
 

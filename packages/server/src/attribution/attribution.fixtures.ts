@@ -82,6 +82,8 @@ export interface PaymentInput {
   personKey?: string | null;
   /** Default: now. */
   paidAt?: Date;
+  /** The conversion event's id; default `pay_<id>`, as the payments endpoint makes it. */
+  eventId?: string;
 }
 
 /** A payment as the payments endpoint records it; returns its id and conversion event id. */
@@ -91,7 +93,7 @@ export async function recordPayment(t: TestApp, site: { id: string }, input: Pay
   const paidAt = input.paidAt ?? now;
   const kind = input.kind ?? 'payment';
   const currency = input.currency ?? 'USD';
-  const eventId = `pay_${id}`;
+  const eventId = input.eventId ?? `pay_${id}`;
   await t.database.db.transaction().execute(async (trx) => {
     await trx
       .insertInto('payments')
@@ -109,6 +111,7 @@ export async function recordPayment(t: TestApp, site: { id: string }, input: Pay
         received_at: now,
         customer_id: null,
         attributed_at: null,
+        event_id: eventId,
       })
       .execute();
     await trx

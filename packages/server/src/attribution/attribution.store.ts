@@ -6,6 +6,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { AttributionCreditsTable } from '../db/ingest-types.js';
 import type { DB } from '../db/types.js';
+import { visitsTowardConversion } from '../identity/identity.store.js';
 import type { Touchpoint } from './models.js';
 
 type Trx = Transaction<DB>;
@@ -52,15 +53,11 @@ export function loadConversion(trx: Trx, siteId: string, eventId: string) {
     .executeTakeFirst();
 }
 
-/**
- * The visits of one person started within [from, to]: those of the visitor id, of every visitor
- * id sharing a person key with it, and of every visitor id linked to `personKey`.
- */
+/** The visits that count toward a conversion at `at` (identity/identity.ts). */
 export async function loadTouchpoints(
   trx: Trx,
   siteId: string,
-  person: { visitorId: string | null; personKey: string | null },
-  window: { from: Date; to: Date },
+  conversion: { visitorId: string | null; personKey: string | null; at: Date },
 ): Promise<Touchpoint[]> {
   const { rows } = await sql<{
     id: string;
@@ -68,17 +65,8 @@ export async function loadTouchpoints(
     source_kind: string;
     started_at: Date;
   }>`
-    with person_keys as (
-      select person_key from identity_links where site_id = ${siteId} and visitor_id = ${person.visitorId}
-      union select ${person.personKey}::text where ${person.personKey}::text is not null
-    ), visitor_ids as (
-      select visitor_id from identity_links
-      where site_id = ${siteId} and person_key in (select person_key from person_keys)
-      union select ${person.visitorId}::text where ${person.visitorId}::text is not null
-    )
-    select id, session_ai_source, source_kind, started_at from visits
-    where site_id = ${siteId} and visitor_id in (select visitor_id from visitor_ids)
-      and started_at >= ${window.from} and started_at <= ${window.to}
+    select id, session_ai_source, source_kind, started_at
+    from ${visitsTowardConversion({ siteId, ...conversion })} v
   `.execute(trx);
   return rows.map((row) => ({
     visitId: row.id,

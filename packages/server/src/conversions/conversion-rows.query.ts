@@ -1,12 +1,13 @@
 /**
  * One page of conversions (events of type `event`) for the listing, newest first, with what
- * each row shows beside the event: its visit (the event's own, else the person's last visit of
- * the 30 days up to it — the last-touch visit), its top credit under the model, and the
- * exchange rates of its day. Filters and paging run on events alone; the joins run per row of
- * the page only.
+ * each row shows beside the event: its visit (the event's own, else the last of the visits that
+ * count toward it, identity/identity.ts — the last-touch visit), its top credit under the
+ * model, and the exchange rates of its day. Filters and paging run on events alone; the joins
+ * run per row of the page only.
  */
 import { type Kysely, sql } from 'kysely';
 import type { AttributionModel, DB } from '../db/types.js';
+import { visitsTowardConversion } from '../identity/identity.store.js';
 import { perEuroOn } from '../revenue/exchange.js';
 
 /** Larger stored properties are never sent to the application (the listing nulls them anyway). */
@@ -53,6 +54,12 @@ export async function listConversionRows(db: Kysely<DB>, q: ConversionPageQuery)
           where c.site_id = e.site_id and c.event_id = e.event_id
             and c.model = ${q.model} and lower(c.source) = lower(${q.source}))`;
   const day = sql`((e.occurred_at at time zone 'UTC')::date)`;
+  const visitsBefore = visitsTowardConversion({
+    siteId: sql.ref('e.site_id'),
+    visitorId: sql.ref('e.visitor_id'),
+    personKey: sql.ref('e.person_key'),
+    at: sql.ref('e.occurred_at'),
+  });
   const { rows } = await sql<ConversionRow>`
     with page as (
       select e.* from events e
@@ -77,18 +84,9 @@ export async function listConversionRows(db: Kysely<DB>, q: ConversionPageQuery)
     from page e
     left join visits own on own.site_id = e.site_id and own.id = e.visit_id
     left join lateral (
-      select v.source_kind, v.source_name, v.session_ai_source, v.country_code from visits v
-      where e.visit_id is null and v.site_id = e.site_id
-        and v.started_at >= e.occurred_at - interval '30 days' and v.started_at <= e.occurred_at
-        and v.visitor_id in (
-          select e.visitor_id where e.visitor_id is not null
-          union
-          select other.visitor_id from identity_links mine
-          join identity_links other on other.site_id = mine.site_id and other.person_key = mine.person_key
-          where mine.site_id = e.site_id and mine.visitor_id = e.visitor_id
-          union
-          select l.visitor_id from identity_links l where l.site_id = e.site_id and l.person_key = e.person_key
-        )
+      select v.source_kind, v.source_name, v.session_ai_source, v.country_code
+      from ${visitsBefore} v
+      where e.visit_id is null
       order by v.started_at desc, v.id desc limit 1
     ) last on true
     left join lateral (

@@ -143,6 +143,8 @@ export interface PaymentsTable {
   attributed_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   settlement_minor: ColumnType<number | null, number | null | undefined, number | null>;
   settlement_currency: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The payment's conversion event (`pay_` + id), unique per site (migration 016). */
+  event_id: string;
 }
 
 export interface RefundsTable {
@@ -154,6 +156,7 @@ export interface RefundsTable {
   settlement_minor: ColumnType<number | null, number | null | undefined, number | null>;
   refunded_at: Timestamp;
   created_at: Timestamp;
+  /** In daily_revenue yet: the revenue ledger's own state (revenue/revenue-ledger.ts). */
   applied: Generated<boolean>;
 }
 

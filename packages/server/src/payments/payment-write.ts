@@ -1,16 +1,18 @@
 /**
  * One payment post as one transaction: claim the idempotency key, write a new payment's
- * conversion (event, daily count, attribution job, identity link), then apply a refund against
- * the locked payment row. Nothing of it is visible until it commits, so a failure records nothing.
+ * conversion (event, daily count, attribution job, identity link), then record a refund against
+ * the locked payment row through the revenue ledger. Nothing of it is visible until it commits,
+ * so a failure records nothing.
  */
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { DB } from '../db/types.js';
 import * as ingestStore from '../ingest/ingest.store.js';
 import { toMinorUnits } from '../lib/money.js';
+import { type LedgerPayment, lockPayment, postRefund } from '../revenue/revenue-ledger.js';
 import type { PaymentStatus } from './payments.schemas.js';
 import * as store from './payments.store.js';
-import { applyRefundRules, splitRefund } from './refund-rules.js';
+import { applyRefundRules } from './refund-rules.js';
 
 type Trx = Transaction<DB>;
 
@@ -35,9 +37,7 @@ export interface PaymentInput {
   refund: { totalMajor: number | null } | null;
 }
 
-const dayOf = (date: Date) => date.toISOString().slice(0, 10);
-
-/** The conversion event's id; the attribution job and its credits know the payment by it. */
+/** The conversion event's id (stored in payments.event_id); webhooks and listings show it. */
 export const paymentEventId = (paymentId: string) => `pay_${paymentId}`;
 
 /**
@@ -46,7 +46,7 @@ export const paymentEventId = (paymentId: string) => `pay_${paymentId}`;
  * parts of any sequence of refunds add up to the whole settlement once everything is refunded.
  */
 export function settlementRefund(
-  payment: Pick<store.LockedPayment, 'amount_minor' | 'settlement_minor' | 'settlement_currency'>,
+  payment: Pick<LedgerPayment, 'amount_minor' | 'settlement_minor' | 'settlement_currency'>,
   totalBefore: number,
   totalAfter: number,
 ): { amountMinor: number; currency: string } | null {
@@ -66,6 +66,7 @@ export async function writePayment(trx: Trx, input: PaymentInput, now: Date): Pr
   const isNew = await store.claimPayment(trx, {
     site_id: input.siteId,
     id,
+    event_id: paymentEventId(id),
     provider: input.provider,
     transaction_id: input.transactionId,
     kind: input.kind,
@@ -80,20 +81,22 @@ export async function writePayment(trx: Trx, input: PaymentInput, now: Date): Pr
     paid_at: input.at,
     received_at: now,
   });
-  if (isNew) await writeConversion(trx, input, id, now);
+  if (isNew) await writeConversion(trx, input, paymentEventId(id), now);
   if (!input.refund) {
     if (!isNew) return 'duplicate';
     return input.kind === 'trial' ? 'trial' : 'recorded';
   }
   // A refund whose original was never posted lands here too, right after its payment was made.
-  const payment = await store.lockPayment(trx, input.siteId, input.provider, input.transactionId);
+  const payment = await lockPayment(trx, input.siteId, {
+    provider: input.provider,
+    transactionId: input.transactionId,
+  });
   if (!payment) throw new Error('a claimed payment row is missing');
   await refund(trx, input.siteId, payment, input.refund.totalMajor, input.at, now);
   return 'refunded';
 }
 
-async function writeConversion(trx: Trx, input: PaymentInput, paymentId: string, now: Date) {
-  const eventId = paymentEventId(paymentId);
+async function writeConversion(trx: Trx, input: PaymentInput, eventId: string, now: Date) {
   const properties: Record<string, string | boolean> = { provider: input.provider, renewal: input.renewal };
   if (input.customerId !== null) properties.customer_id = input.customerId;
   const links =
@@ -133,14 +136,13 @@ async function writeConversion(trx: Trx, input: PaymentInput, paymentId: string,
 }
 
 /**
- * Takes back the part of the sent total not yet refunded. Once the payment is attributed the
- * refund goes into daily_revenue at once, on the refund's own day and against the sources the
- * payment was credited to; before that the attribution job applies it when it credits the payment.
+ * Takes back the part of the sent total not yet refunded: the refund goes to the revenue ledger,
+ * which takes it out of daily_revenue at once or when the payment is attributed.
  */
 async function refund(
   trx: Trx,
   siteId: string,
-  payment: store.LockedPayment,
+  payment: LedgerPayment,
   totalMajor: number | null,
   refundedAt: Date,
   now: Date,
@@ -151,30 +153,13 @@ async function refund(
     sentTotalMinor,
   );
   if (deltaMinor === 0) return;
-  const isAttributed = payment.attributed_at !== null;
   const settled = settlementRefund(payment, totalMinor - deltaMinor, totalMinor);
-  await store.insertRefund(trx, {
-    site_id: siteId,
-    id: randomUUID(),
-    payment_id: payment.id,
-    amount_minor: deltaMinor,
-    settlement_minor: settled?.amountMinor ?? null,
-    refunded_at: refundedAt,
-    created_at: now,
-    applied: isAttributed,
-  });
-  await store.setRefundedTotal(trx, siteId, payment.id, totalMinor);
-  if (!isAttributed) return;
-  const credits = await store.loadCredits(trx, siteId, paymentEventId(payment.id));
-  await store.addRefundedRevenue(
+  await postRefund(
     trx,
-    splitRefund(credits, settled?.amountMinor ?? deltaMinor).map((part) => ({
-      site_id: siteId,
-      day: dayOf(refundedAt),
-      model: part.model,
-      source: part.source,
-      currency: settled?.currency ?? payment.currency,
-      refunded_minor: part.amountMinor,
-    })),
+    siteId,
+    payment,
+    { amountMinor: deltaMinor, settlementMinor: settled?.amountMinor ?? null, refundedAt },
+    now,
   );
+  await store.setRefundedTotal(trx, siteId, payment.id, totalMinor);
 }

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { splitRefund } from '../revenue/revenue-ledger.js';
 import { ATTRIBUTION_MODELS } from '../sites/sites.schemas.js';
-import { applyRefundRules, splitRefund } from './refund-rules.js';
+import { applyRefundRules } from './refund-rules.js';
 
 describe('refund rules', () => {
   it('takes back only the part of the running total not yet refunded, never more than the payment', () => {

@@ -10,6 +10,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/types.js';
+import { isEventOfPeople } from '../identity/identity.store.js';
 import { toMajorUnits, toMinorUnits } from '../lib/money.js';
 import { convertMajor, perEuroOn, roundToCurrency } from '../revenue/exchange.js';
 
@@ -45,10 +46,6 @@ export async function sumConversions(
   },
 ): Promise<ConversionTotal[]> {
   if (q.visitorIds.length === 0 && q.personKeys.length === 0) return [];
-  const byVisitor = q.visitorIds.length ? sql`visitor_id in (${sql.join(q.visitorIds)})` : sql`false`;
-  const byKey = q.personKeys.length
-    ? sql`(visitor_id is null and person_key in (${sql.join(q.personKeys)}))`
-    : sql`false`;
   const { rows } = await sql<DayGroup>`
     select g.*, ${perEuroOn(sql`g.currency`, sql`g.day`)} as from_per_euro,
       ${perEuroOn(q.currency, sql`g.day`)} as to_per_euro
@@ -61,7 +58,7 @@ export async function sumConversions(
       from events
       where site_id = ${q.siteId} and type = 'event'
         and occurred_at >= ${q.start} and occurred_at < ${q.end}
-        and (${byVisitor} or ${byKey})
+        and ${isEventOfPeople(q)}
       group by 1, 2, 3, 4
     ) g
   `.execute(db);

@@ -1,9 +1,9 @@
 /**
  * The people behind a goal's completions in a window, one page of them plus how many there are
  * (interface §4.1, visitors rules 1–4). Completions are mapped to people before counting or
- * cutting the page: a completion's visitor id belongs to its earliest identity link's person
- * key, or is a person on its own when never linked; a server event with only a person key
- * belongs to that key. A person counts only with a visit of theirs overlapping the window.
+ * cutting the page: a completion's visitor id belongs to its person (identity/identity.ts: its
+ * earliest link's person key, or itself when never linked); a server event with only a person
+ * key belongs to that key. A person counts only with a visit of theirs overlapping the window.
  *
  * A completion sent by the browser always lies inside a visit (ingest attaches it to the open
  * visit or starts one at its time), so its person has a visit in the window without looking;
@@ -12,7 +12,8 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/types.js';
-import type { PersonId } from './person-id.js';
+import type { PersonId } from '../identity/identity.js';
+import { personLinks } from '../identity/identity.store.js';
 
 export interface GoalPeopleQuery {
   siteId: string;
@@ -57,11 +58,9 @@ export async function findGoalPeople(db: Kysely<DB>, q: GoalPeopleQuery): Promis
       group by person_key
     ),
     first_links as (
-      select distinct on (l.visitor_id) l.visitor_id, l.person_key
-      from identity_links l
+      select l.visitor_id, l.person_key
+      from ${personLinks(q.siteId)} l
       join by_visitor b on b.visitor_id = l.visitor_id
-      where l.site_id = ${q.siteId}
-      order by l.visitor_id, l.created_at, l.person_key collate "C"
     ),
     completers as (
       select person, max(last_completed_at) as last_completed_at, bool_or(had_visit) as had_visit
@@ -85,17 +84,10 @@ export async function findGoalPeople(db: Kysely<DB>, q: GoalPeopleQuery): Promis
         )
         or exists (
           select 1
-          from identity_links l
+          from ${personLinks(q.siteId)} l
           join visits v on v.site_id = l.site_id and v.visitor_id = l.visitor_id
-          where p.person like 'p:%' and l.site_id = ${q.siteId} and l.person_key = substr(p.person, 3)
+          where p.person like 'p:%' and l.person_key = substr(p.person, 3)
             and v.last_activity_at >= ${q.start} and v.started_at < ${q.end}
-            and not exists (
-              select 1 from identity_links earlier
-              where earlier.site_id = l.site_id and earlier.visitor_id = l.visitor_id
-                and (earlier.created_at < l.created_at
-                  or (earlier.created_at = l.created_at
-                    and earlier.person_key collate "C" < l.person_key collate "C"))
-            )
         )
     )
     select page.person, page.last_completed_at, total.total_count

@@ -6,8 +6,8 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import type { ReportWindow } from '../goals/report-window.js';
+import { loneVisitorOf, type PersonId, personKeyOf, personOfKey } from '../identity/identity.js';
 import { sumConversions } from './conversion-totals.query.js';
-import { loneVisitorOf, type PersonId, personKeyOf, personOfKey } from './person-id.js';
 import type { HandleCodec } from './visitor-handles.js';
 import type { VisitorLabel } from './visitor-labels.js';
 import { findFirstVisits, findPersonVisitorIds, findSeenRanges } from './visitors.store.js';

@@ -4,7 +4,7 @@
  * derived from the server secret, so a label is stable but reveals nothing about the person.
  */
 import { createHmac, hkdfSync } from 'node:crypto';
-import type { PersonId } from './person-id.js';
+import type { PersonId } from '../identity/identity.js';
 
 // 64 words each, so one random byte picks a word without bias (256 is a multiple of 64).
 // biome-ignore format: a word table reads best as a grid

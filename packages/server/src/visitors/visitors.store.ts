@@ -4,7 +4,8 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/types.js';
-import { type PersonId, personOfKey, personOfVisitor } from './person-id.js';
+import { type PersonId, personOfKey, personOfVisitor } from '../identity/identity.js';
+import { isEventOfPeople, personLinks } from '../identity/identity.store.js';
 import type { VisitFacts } from './window-visit-summaries.query.js';
 
 interface Window {
@@ -13,9 +14,9 @@ interface Window {
 }
 
 /**
- * The visitor ids of each person key (those whose earliest link is that key), at most `perKey`
- * each: ids with a visit in the window first, then the most recently linked. Callers ask for
- * one more than their cap to learn that a person was cut.
+ * The visitor ids of each person key (identity/identity.ts), at most `perKey` each: ids with a
+ * visit in the window first, then the most recently linked. Callers ask for one more than their
+ * cap to learn that a person was cut.
  */
 export async function findPersonVisitorIds(
   db: Kysely<DB>,
@@ -35,15 +36,8 @@ export async function findPersonVisitorIds(
                  ) desc,
                  l.created_at desc, l.visitor_id collate "C"
              ) as rank
-      from identity_links l
-      where l.site_id = ${q.siteId} and l.person_key in (${sql.join(q.personKeys)})
-        and not exists (
-          select 1 from identity_links earlier
-          where earlier.site_id = l.site_id and earlier.visitor_id = l.visitor_id
-            and (earlier.created_at < l.created_at
-              or (earlier.created_at = l.created_at
-                and earlier.person_key collate "C" < l.person_key collate "C"))
-        )
+      from ${personLinks(q.siteId)} l
+      where l.person_key in (${sql.join(q.personKeys)})
     ) ranked
     where rank <= ${q.perKey}
     order by person_key, rank
@@ -53,19 +47,16 @@ export async function findPersonVisitorIds(
   return members;
 }
 
-/** The person a visit belongs to: its visitor's earliest link's person key, or the visitor itself. */
+/** The person a visit belongs to: its visitor id's person key, or the visitor id itself. */
 export async function findPersonOfVisit(
   db: Kysely<DB>,
   siteId: string,
   visitId: string,
 ): Promise<PersonId | null> {
   const { rows } = await sql<{ visitor_id: string; person_key: string | null }>`
-    select v.visitor_id,
-           (select l.person_key from identity_links l
-            where l.site_id = v.site_id and l.visitor_id = v.visitor_id
-            order by l.created_at, l.person_key collate "C"
-            limit 1) as person_key
+    select v.visitor_id, l.person_key
     from visits v
+    left join ${personLinks(siteId)} l on l.visitor_id = v.visitor_id
     where v.site_id = ${siteId} and v.id = ${visitId}
   `.execute(db);
   const row = rows[0];
@@ -156,12 +147,7 @@ export function listConversions(
     .where('type', '=', 'event')
     .where('occurred_at', '>=', q.start)
     .where('occurred_at', '<', q.end)
-    .where((eb) =>
-      eb.or([
-        ...(visitorIds.length ? [eb('visitor_id', 'in', visitorIds)] : []),
-        ...(personKey ? [eb.and([eb('visitor_id', 'is', null), eb('person_key', '=', personKey)])] : []),
-      ]),
-    )
+    .where(isEventOfPeople({ visitorIds, personKeys: personKey ? [personKey] : [] }))
     .orderBy('occurred_at', 'desc')
     .orderBy('event_id', 'desc')
     .limit(q.limit)

@@ -1,31 +1,77 @@
 /**
- * SQL for posting a payment's attributed revenue: the payment row (locked, so a refund posted
- * at the same moment waits and then sees `attributed_at`), its refunds not yet in the rollup,
- * and additive upserts into daily_revenue.
+ * SQL of the revenue ledger: the payment row (locked, so the payments endpoint and the
+ * attribution job take turns on it), refunds and their `applied` flag, the credits a refund is
+ * split by, and additive upserts into daily_revenue.
  */
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../db/types.js';
 
 type Trx = Transaction<DB>;
 
-/** Locks the payment for the rest of the transaction (the payments endpoint locks it too). */
-export function lockPayment(trx: Trx, siteId: string, paymentId: string) {
-  return trx
+/** A payment is found by its conversion event, or by its idempotency key. */
+export type PaymentKey = { eventId: string } | { provider: string; transactionId: string };
+
+export interface LedgerPayment {
+  id: string;
+  event_id: string;
+  kind: 'payment' | 'trial';
+  amount_minor: number;
+  refunded_minor: number;
+  currency: string;
+  settlement_minor: number | null;
+  settlement_currency: string | null;
+  paid_at: Date;
+  attributed_at: Date | null;
+}
+
+/** The payment row, locked until the transaction ends. */
+export function lockPayment(trx: Trx, siteId: string, key: PaymentKey): Promise<LedgerPayment | undefined> {
+  let query = trx
     .selectFrom('payments')
     .select([
       'id',
+      'event_id',
       'kind',
       'amount_minor',
+      'refunded_minor',
       'currency',
       'settlement_minor',
       'settlement_currency',
       'paid_at',
       'attributed_at',
     ])
+    .where('site_id', '=', siteId);
+  query =
+    'eventId' in key
+      ? query.where('event_id', '=', key.eventId)
+      : query.where('provider', '=', key.provider).where('transaction_id', '=', key.transactionId);
+  return query.forUpdate().executeTakeFirst();
+}
+
+export async function markPaymentAttributed(trx: Trx, siteId: string, paymentId: string, now: Date) {
+  await trx
+    .updateTable('payments')
+    .set({ attributed_at: now })
     .where('site_id', '=', siteId)
     .where('id', '=', paymentId)
-    .forUpdate()
-    .executeTakeFirst();
+    .where('attributed_at', 'is', null)
+    .execute();
+}
+
+export async function insertRefund(
+  trx: Trx,
+  row: {
+    site_id: string;
+    id: string;
+    payment_id: string;
+    amount_minor: number;
+    settlement_minor: number | null;
+    refunded_at: Date;
+    created_at: Date;
+    applied: boolean;
+  },
+): Promise<void> {
+  await trx.insertInto('refunds').values(row).execute();
 }
 
 export function loadUnappliedRefunds(trx: Trx, siteId: string, paymentId: string) {
@@ -50,13 +96,15 @@ export async function markRefundsApplied(trx: Trx, siteId: string, refundIds: st
     .execute();
 }
 
-export async function markPaymentAttributed(trx: Trx, siteId: string, paymentId: string, now: Date) {
-  await trx
-    .updateTable('payments')
-    .set({ attributed_at: now })
+/** The stored credits of one conversion, in a fixed order. */
+export function loadCredits(trx: Trx, siteId: string, eventId: string) {
+  return trx
+    .selectFrom('attribution_credits')
+    .select(['model', 'source', 'share'])
     .where('site_id', '=', siteId)
-    .where('id', '=', paymentId)
-    .where('attributed_at', 'is', null)
+    .where('event_id', '=', eventId)
+    .orderBy('model')
+    .orderBy('source')
     .execute();
 }
 
@@ -73,8 +121,9 @@ export interface RevenueDelta {
 }
 
 /**
- * Adds the deltas to their rows, creating rows as needed. Callers pass rows in one fixed order
- * (day, model, source, currency), so two transactions never lock the same rows crosswise.
+ * Adds the deltas to their rows, creating rows as needed; a day's net may go negative (refund
+ * rule 2). Callers pass rows in one fixed order (day, model, source), so two transactions never
+ * lock the same rows crosswise.
  */
 export async function addDailyRevenue(trx: Trx, siteId: string, deltas: RevenueDelta[]) {
   if (deltas.length === 0) return;
