@@ -30,7 +30,7 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
   const ingest = createIngestService({ db, clock, secretKey: config.secretKey });
   const goals = createGoalsService({ db, clock, sites });
   const visitors = createVisitorsService({ db, clock, sites, secretKey: config.secretKey });
-  const payments = createPaymentsService({ db, clock, secretKey: config.secretKey });
+  const payments = createPaymentsService({ db, clock, secretKey: config.secretKey, sites, ingest });
   const rates = createRatesService({ db, clock });
   const webhooks = createWebhooksService({ db, clock, config, sites });
   // Attribution worker, conversion listing and revenue report (issue 6).
@@ -40,7 +40,7 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
   // AI crawler tracking (issue 8).
   const botTokens = createBotTokensService({ db, clock, sites });
   const crawlerRanges = createCrawlerRanges({ db, clock });
-  const crawlerHits = createCrawlerHitsService({ db, clock, ranges: crawlerRanges });
+  const crawlerHits = createCrawlerHitsService({ db, clock, ranges: crawlerRanges, sites });
   const retention = createRetention({ db, clock });
   return {
     sites,

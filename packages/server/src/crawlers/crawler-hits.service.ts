@@ -15,6 +15,8 @@ import { GroupCommitter } from '../ingest/group-commit.js';
 import { redactUrl } from '../ingest/redact.js';
 import { type Clock, HOUR_MS } from '../lib/clock.js';
 import { storableText } from '../lib/storable-text.js';
+import { siteSuspended } from '../sites/site-intake.js';
+import type { SitesService } from '../sites/sites.service.js';
 import { classifyCrawler } from './classify-crawler.js';
 import type { CrawlerRanges } from './crawler-ranges.js';
 
@@ -102,10 +104,12 @@ export function createCrawlerHitsService({
   db,
   clock,
   ranges,
+  sites,
 }: {
   db: Kysely<DB>;
   clock: Clock;
   ranges: Pick<CrawlerRanges, 'current'>;
+  sites: Pick<SitesService, 'readIntakeStates'>;
 }) {
   const committer = new GroupCommitter<Batch, Outcome>(
     async (batches) => {
@@ -113,17 +117,11 @@ export function createCrawlerHitsService({
       const checkAddress = await ranges.current();
       return db.transaction().execute(async (trx) => {
         const siteIds = [...new Set(batches.map((batch) => batch.siteId))];
-        const sites = await trx
-          .selectFrom('sites')
-          .select(['id', 'snippet_key', 'deleted_at'])
-          .where('id', 'in', siteIds)
-          .execute();
-        const live = new Set(sites.filter((site) => site.deleted_at === null).map((site) => site.id));
-        const keyOf = new Map(sites.map((site) => [site.id, site.snippet_key]));
+        const intake = await sites.readIntakeStates(trx, siteIds);
         const outcomeOf = (batch: Batch): Outcome =>
-          batch.siteKey !== undefined && batch.siteKey !== keyOf.get(batch.siteId)
+          batch.siteKey !== undefined && batch.siteKey !== intake.get(batch.siteId)?.snippetKey
             ? 'wrong_site'
-            : live.has(batch.siteId)
+            : intake.get(batch.siteId)?.isAccepting
               ? 'recorded'
               : 'site_deleted';
         const now = clock.now();
@@ -204,13 +202,7 @@ export function createCrawlerHitsService({
         throw new AppError(503, 'unavailable', 'Could not record the hits; retry', {}, error);
       }
       if (outcome === 'wrong_site') throw unauthorized('This bot token reports for another site');
-      if (outcome === 'site_deleted') {
-        throw new AppError(
-          429,
-          'quota_exceeded',
-          'This site is scheduled for deletion; collection is suspended',
-        );
-      }
+      if (outcome === 'site_deleted') throw siteSuspended();
       return hits.length;
     },
     drain: () => committer.drain(),

@@ -11,11 +11,13 @@ import type { DB } from '../db/types.js';
 import { AppError, badInput } from '../http/errors.js';
 import { type Clock, HOUR_MS } from '../lib/clock.js';
 import { storableText } from '../lib/storable-text.js';
+import { siteSuspended } from '../sites/site-intake.js';
 import { createBatchWriter } from './batch-writer.js';
 import type { CollectPayload, ServerEvent } from './collect.schemas.js';
 import { createDeviceParser } from './device.js';
 import type { Location } from './geo.js';
 import { GroupCommitter } from './group-commit.js';
+import * as ingestStore from './ingest.store.js';
 import type { IngestItem, IngestOutcome } from './ingest-item.js';
 import { emailPersonKey, personKeyFor, userPersonKey } from './person-key.js';
 import { redactProperties, redactUrl } from './redact.js';
@@ -55,13 +57,7 @@ export function createIngestService(deps: {
     }
     if (outcome === 'unknown_site' || outcome === 'site_deleted') drops[outcome] += 1;
     if (outcome === 'unknown_site') throw new AppError(404, 'not_found', 'Unknown site key');
-    if (outcome === 'site_deleted') {
-      throw new AppError(
-        429,
-        'quota_exceeded',
-        'This site is scheduled for deletion; collection is suspended',
-      );
-    }
+    if (outcome === 'site_deleted') throw siteSuspended();
     return outcome;
   }
 
@@ -135,6 +131,13 @@ export function createIngestService(deps: {
       });
       return { status, event_id: eventId };
     },
+
+    /**
+     * Events and identity links in the caller's transaction, written as the ingest batch writes
+     * them (a stored event id is skipped; only inserted events reach the goal rollups and get
+     * attribution jobs). Payments record their conversion this way.
+     */
+    recordEvents: ingestStore.recordEvents,
 
     /** Writes what is queued; called on shutdown before the database closes. */
     drain: () => committer.drain(),

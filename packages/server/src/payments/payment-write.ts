@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { DB } from '../db/types.js';
-import * as ingestStore from '../ingest/ingest.store.js';
+import type { IngestService } from '../ingest/ingest.service.js';
 import { toMinorUnits } from '../lib/money.js';
 import { type LedgerPayment, lockPayment, postRefund } from '../revenue/revenue-ledger.js';
 import type { PaymentStatus } from './payments.schemas.js';
@@ -61,7 +61,15 @@ export function settlementRefund(
   };
 }
 
-export async function writePayment(trx: Trx, input: PaymentInput, now: Date): Promise<PaymentStatus> {
+/** How a payment's conversion event is written: as every other event (the ingest service). */
+export type RecordEvents = IngestService['recordEvents'];
+
+export async function writePayment(
+  trx: Trx,
+  input: PaymentInput,
+  now: Date,
+  recordEvents: RecordEvents,
+): Promise<PaymentStatus> {
   const id = randomUUID();
   const isNew = await store.claimPayment(trx, {
     site_id: input.siteId,
@@ -81,7 +89,7 @@ export async function writePayment(trx: Trx, input: PaymentInput, now: Date): Pr
     paid_at: input.at,
     received_at: now,
   });
-  if (isNew) await writeConversion(trx, input, paymentEventId(id), now);
+  if (isNew) await writeConversion(trx, input, paymentEventId(id), now, recordEvents);
   if (!input.refund) {
     if (!isNew) return 'duplicate';
     return input.kind === 'trial' ? 'trial' : 'recorded';
@@ -96,7 +104,13 @@ export async function writePayment(trx: Trx, input: PaymentInput, now: Date): Pr
   return 'refunded';
 }
 
-async function writeConversion(trx: Trx, input: PaymentInput, eventId: string, now: Date) {
+async function writeConversion(
+  trx: Trx,
+  input: PaymentInput,
+  eventId: string,
+  now: Date,
+  recordEvents: RecordEvents,
+) {
   const properties: Record<string, string | boolean> = { provider: input.provider, renewal: input.renewal };
   if (input.customerId !== null) properties.customer_id = input.customerId;
   const links =
@@ -110,7 +124,7 @@ async function writeConversion(trx: Trx, input: PaymentInput, eventId: string, n
           },
         ]
       : [];
-  await ingestStore.recordEvents(
+  await recordEvents(
     trx,
     [
       {

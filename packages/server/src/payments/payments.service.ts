@@ -7,12 +7,14 @@ import { type Kysely, sql } from 'kysely';
 import { coversSite, type KeyPrincipal } from '../access/principal.js';
 import type { DB } from '../db/types.js';
 import { AppError, badInput, unauthorized } from '../http/errors.js';
+import type { IngestService } from '../ingest/ingest.service.js';
 import { emailPersonKey } from '../ingest/person-key.js';
 import { redactText } from '../ingest/redact.js';
 import { type Clock, HOUR_MS } from '../lib/clock.js';
 import { SNIPPET_KEY_PATTERN } from '../lib/ids.js';
 import { toMinorUnits } from '../lib/money.js';
-import { findSiteBySnippetKey } from '../sites/sites.store.js';
+import { siteSuspended } from '../sites/site-intake.js';
+import type { SitesService } from '../sites/sites.service.js';
 import { type PaymentInput, writePayment } from './payment-write.js';
 import { DEFAULT_PROVIDER, type PaymentBody, type PaymentStatus } from './payments.schemas.js';
 
@@ -30,10 +32,14 @@ export function createPaymentsService({
   db,
   clock,
   secretKey,
+  sites,
+  ingest,
 }: {
   db: Kysely<DB>;
   clock: Clock;
   secretKey: string;
+  sites: Pick<SitesService, 'findIntakeSite'>;
+  ingest: Pick<IngestService, 'recordEvents'>;
 }) {
   const unavailable = () =>
     new AppError(503, 'unavailable', 'Could not reach the database; nothing was recorded; retry');
@@ -61,16 +67,11 @@ export function createPaymentsService({
   async function requireSite(principal: KeyPrincipal, siteKey: string) {
     // Not a `ttid_` key, unknown, or outside the key's reach: all 401 on payments (§5.6, §7.4).
     if (!SNIPPET_KEY_PATTERN.test(siteKey)) throw unauthorized('site_id is not a site this key covers');
-    const site = await findSiteBySnippetKey(db, siteKey);
-    if (!site || !coversSite(principal, site)) throw unauthorized('site_id is not a site this key covers');
-    if (site.deleted_at !== null) {
-      throw new AppError(
-        429,
-        'quota_exceeded',
-        'This site is scheduled for deletion; ingestion is suspended',
-      );
-    }
-    return site;
+    const intake = await sites.findIntakeSite(siteKey);
+    if (!intake || !coversSite(principal, intake.site))
+      throw unauthorized('site_id is not a site this key covers');
+    if (!intake.isAccepting) throw siteSuspended();
+    return intake.site;
   }
 
   function settlementOf(body: PaymentBody): PaymentInput['settlement'] {
@@ -125,7 +126,9 @@ export function createPaymentsService({
         const input = toInput(site.id, body, at);
         for (let attempt = 1; ; attempt++) {
           try {
-            const status = await db.transaction().execute((trx) => writePayment(trx, input, now));
+            const status = await db
+              .transaction()
+              .execute((trx) => writePayment(trx, input, now, ingest.recordEvents));
             return { status, transaction_id: body.transaction_id };
           } catch (error) {
             if (attempt >= MAX_ATTEMPTS || !isRetryable(error)) throw error;

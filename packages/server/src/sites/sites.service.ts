@@ -2,7 +2,7 @@
  * Rules for sites (interface §4.2, §5): list, read, create, update; deletion, restore and
  * erasure are composed in from site-deletion.ts and site-erasure.ts.
  */
-import type { Kysely, Updateable } from 'kysely';
+import type { Kysely, Transaction, Updateable } from 'kysely';
 import { requireAdmin } from '../access/admin.js';
 import { coversSite, type Principal, requireScope } from '../access/principal.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
@@ -17,6 +17,7 @@ import { cookieApexProblem, suggestCookieApex } from './domains.js';
 import { requireSite } from './site-access.js';
 import { createSiteDeletion } from './site-deletion.js';
 import { createSiteErasure } from './site-erasure.js';
+import { findIntakeSite, readIntakeStates } from './site-intake.js';
 import {
   assertRoomForActiveSite,
   domainTaken,
@@ -80,6 +81,16 @@ export function createSitesService(deps: SitesDeps) {
   }
 
   return {
+    /** Whether the site behind a snippet key takes data (site-intake.ts); undefined when unknown. */
+    findIntakeSite(snippetKey: string) {
+      return findIntakeSite(db, snippetKey);
+    },
+
+    /** The same, for writers that check inside their own transaction. */
+    readIntakeStates(trx: Transaction<DB>, siteIds: string[]) {
+      return readIntakeStates(trx, siteIds);
+    },
+
     /** The active site behind a snippet key, if the principal covers it; 404 otherwise (never 403). */
     async getReachableSite(principal: Principal, snippetKey: string) {
       return requireSite(db, principal, snippetKey, { includeScheduled: false });

@@ -13,6 +13,11 @@ export function findSiteBySnippetKey(db: Executor, snippetKey: string) {
   return db.selectFrom('sites').selectAll().where('snippet_key', '=', snippetKey).executeTakeFirst();
 }
 
+export function findSitesById(db: Executor, ids: string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('sites').selectAll().where('id', 'in', ids).execute();
+}
+
 export function findSiteById(db: Executor, id: string) {
   return db.selectFrom('sites').selectAll().where('id', '=', id).executeTakeFirst();
 }
