@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS } from '../lib/clock.js';
+import { microToDecimal, splitAmount } from '../revenue/split-amount.js';
 import {
   attributeUnderAllModels,
   type Credits,
@@ -11,7 +12,6 @@ import {
   type Touchpoint,
   timeDecay,
 } from './models.js';
-import { microToDecimal, splitAmount } from './split-amount.js';
 
 const CONVERSION = new Date('2026-03-01T12:00:00Z');
 const SOURCES = ['chatgpt', 'perplexity', 'search', 'direct', 'social', 'Claude', '🦊'];

@@ -18,7 +18,13 @@ export interface Touchpoint {
 /** Share of the conversion per source; shares sum to 1, empty when there is no touchpoint. */
 export type Credits = Map<string, number>;
 
-export const ATTRIBUTION_MODELS = ['first_touch', 'last_touch', 'linear', 'time_decay'] as const;
+/** Every model, in the order reports list them; db/types.ts `AttributionModel` names the same four. */
+export const ATTRIBUTION_MODELS = [
+  'first_touch',
+  'last_touch',
+  'linear',
+  'time_decay',
+] as const satisfies readonly AttributionModel[];
 
 /** A visit's time-decay weight halves every seven days of age. */
 export const TIME_DECAY_HALF_LIFE_MS = 7 * DAY_MS;

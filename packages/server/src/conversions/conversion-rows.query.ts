@@ -8,7 +8,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { AttributionModel, DB } from '../db/types.js';
 import { visitsTowardConversion } from '../identity/identity.store.js';
-import { perEuroOn } from '../revenue/exchange.js';
+import { perEuroOn } from '../rates/exchange.js';
 
 /** Larger stored properties are never sent to the application (the listing nulls them anyway). */
 const PROPERTIES_TRANSFER_LIMIT_BYTES = 65_536;

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ATTRIBUTION_MODELS } from '../attribution/models.js';
 import { queryInteger } from '../http/schemas.js';
-import { daySchema } from '../revenue/day-window.js';
+import { daySchema } from '../lib/day-window.js';
 import { DEFAULT_PAGE_SIZE, MAX_OFFSET, PROPERTIES_MAX_BYTES } from './conversions.service.js';
 
 const PAGE_SIZE_MAX = 200;

@@ -8,7 +8,7 @@ import { principalOf } from '../http/authenticate.js';
 import { codedErrorSchema } from '../http/schemas.js';
 import type { Clock } from '../lib/clock.js';
 import { SITE_REF_PATTERN } from '../lib/ids.js';
-import { daySchema, resolveDayWindow } from '../revenue/day-window.js';
+import { daySchema, resolveDayWindow } from '../lib/day-window.js';
 import type { SitesService } from '../sites/sites.service.js';
 import { buildCrawlerReport, type Convert } from './crawler-report.js';
 

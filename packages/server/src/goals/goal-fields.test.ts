@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../http/errors.js';
 import { checkGoalFields, displayNameProblem, isSingleEmoji, sortOrderProblem } from './goal-fields.js';
-import { resolveReportWindow } from './report-window.js';
+import { resolveReportWindow } from './goal-reports.js';
 
 describe('isSingleEmoji', () => {
   const ACCEPTED: [string, string][] = [

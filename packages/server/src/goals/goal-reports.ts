@@ -8,11 +8,19 @@ import type { Principal } from '../access/principal.js';
 import type { DB } from '../db/types.js';
 import { badInput } from '../http/errors.js';
 import type { Clock } from '../lib/clock.js';
+import { type DayWindow, resolveDayWindow } from '../lib/day-window.js';
 import type { SitesService } from '../sites/sites.service.js';
 import { goalCompletionsByDay } from './goal-completions-by-day.js';
 import { goalNameProblem } from './goal-names.js';
 import { goalPropertyValues } from './goal-property-values.js';
-import { resolveReportWindow } from './report-window.js';
+
+/** The goal reports' window (interface §4.1, §8): `to` and the six days before it, at most 365 days. */
+export const GOAL_REPORT_WINDOW = { defaultDays: 7, maxDays: 365 };
+
+/** The window of a goal report or the goal visitors report, with those defaults and limits. */
+export function resolveReportWindow(input: { from?: string; to?: string }, now: Date): DayWindow {
+  return resolveDayWindow(input, now, GOAL_REPORT_WINDOW);
+}
 
 export interface ReportQuery {
   site_id: string;

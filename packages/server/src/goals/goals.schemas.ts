@@ -1,9 +1,10 @@
 /**
  * Request and response schemas of the goals routes (interface §2.2–§2.4, §4.1). Field rules come
- * from goal-names.ts, goal-fields.ts and report-window.ts, which the service applies as well.
+ * from goal-names.ts, goal-fields.ts and lib/day-window.ts, which the service applies as well.
  */
 import { z } from 'zod';
 import { uuidParam } from '../http/schemas.js';
+import { DAY_MESSAGE, isCalendarDay } from '../lib/day-window.js';
 import { SITE_REF_PATTERN } from '../lib/ids.js';
 import {
   DISPLAY_NAME_MAX_CHARS,
@@ -13,7 +14,6 @@ import {
   SORT_ORDER_MAX,
 } from './goal-fields.js';
 import { goalNameProblem } from './goal-names.js';
-import { isReportDay, REPORT_DAY_MESSAGE } from './report-window.js';
 
 /** Adds `problem(value)` as the issue message when it names one. */
 const ruled =
@@ -53,7 +53,7 @@ const sortOrder = z
   .max(SORT_ORDER_MAX, { error: `must be from 0 to ${SORT_ORDER_MAX}` })
   .describe(`0 to ${SORT_ORDER_MAX}, ascending; ties break on name`);
 
-const reportDay = z.string().refine(isReportDay, { error: REPORT_DAY_MESSAGE });
+const reportDay = z.string().refine(isCalendarDay, { error: DAY_MESSAGE });
 
 export const listGoalsQuery = z.strictObject({
   site_id: siteId,

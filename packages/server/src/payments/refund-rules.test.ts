@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ATTRIBUTION_MODELS } from '../attribution/models.js';
 import { splitRefund } from '../revenue/revenue-ledger.js';
-import { ATTRIBUTION_MODELS } from '../sites/sites.schemas.js';
 import { applyRefundRules } from './refund-rules.js';
 
 describe('refund rules', () => {

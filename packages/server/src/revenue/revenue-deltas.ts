@@ -3,9 +3,9 @@
  * turned into rows in a fixed order, so concurrent postings lock rows in the same order.
  */
 
-import { microToDecimal } from '../attribution/split-amount.js';
 import type { AttributionModel } from '../db/types.js';
 import type { RevenueDelta } from './revenue-ledger.store.js';
+import { microToDecimal } from './split-amount.js';
 
 type Field = 'gross' | 'refunded' | 'conversions' | 'trials';
 type Sums = Record<Field, bigint>;

@@ -15,10 +15,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { ATTRIBUTION_MODELS, type Credits } from '../attribution/models.js';
-import { microToDecimal, splitAmount } from '../attribution/split-amount.js';
 import type { AttributionModel, DB } from '../db/types.js';
 import { createDeltaSheet } from './revenue-deltas.js';
 import * as store from './revenue-ledger.store.js';
+import { microToDecimal, splitAmount } from './split-amount.js';
 
 type Trx = Transaction<DB>;
 

@@ -6,7 +6,7 @@
  * is ever guessed. Counts need no rate and are always included.
  */
 import { toMajorUnits } from '../lib/money.js';
-import { convertMajor, roundToCurrency } from './exchange.js';
+import { convertMajor, roundToCurrency } from '../rates/exchange.js';
 import type { RevenueDayRow } from './revenue-by-day.query.js';
 
 export interface Figures {

@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import { ATTRIBUTION_MODELS } from '../attribution/models.js';
 import { codedErrorSchema } from '../http/schemas.js';
+import { daySchema } from '../lib/day-window.js';
 import { SITE_REF_PATTERN } from '../lib/ids.js';
-import { daySchema } from './day-window.js';
 import { REVENUE_DEFAULT_DAYS, REVENUE_MAX_DAYS } from './revenue.service.js';
 
 export const revenueQuery = z.strictObject({

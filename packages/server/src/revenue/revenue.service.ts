@@ -7,8 +7,8 @@ import type { Kysely } from 'kysely';
 import type { Principal } from '../access/principal.js';
 import type { AttributionModel, DB } from '../db/types.js';
 import type { Clock } from '../lib/clock.js';
+import { resolveDayWindow } from '../lib/day-window.js';
 import type { SitesService } from '../sites/sites.service.js';
-import { resolveDayWindow } from './day-window.js';
 import { revenueByDay } from './revenue-by-day.query.js';
 import { summariseRevenue } from './revenue-summary.js';
 

@@ -3,9 +3,9 @@
  * hostname, cookie apex and currency rules live in the service, which every caller shares.
  */
 import { z } from 'zod';
+import { ATTRIBUTION_MODELS } from '../attribution/models.js';
 import { SITE_REF_PATTERN } from '../lib/ids.js';
 
-export const ATTRIBUTION_MODELS = ['first_touch', 'last_touch', 'linear', 'time_decay'] as const;
 const MAX_SITE_NAME_CHARS = 60;
 const MAX_HOSTNAME_INPUT = 253;
 export const siteParams = z.strictObject({

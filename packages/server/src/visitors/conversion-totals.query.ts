@@ -12,7 +12,7 @@ import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/types.js';
 import { isEventOfPeople } from '../identity/identity.store.js';
 import { toMajorUnits, toMinorUnits } from '../lib/money.js';
-import { convertMajor, perEuroOn, roundToCurrency } from '../revenue/exchange.js';
+import { convertMajor, perEuroOn, roundToCurrency } from '../rates/exchange.js';
 
 export interface ConversionTotal {
   /** Set for events carrying a visitor id. */

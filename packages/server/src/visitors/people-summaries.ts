@@ -5,8 +5,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
-import type { ReportWindow } from '../goals/report-window.js';
 import { loneVisitorOf, type PersonId, personKeyOf, personOfKey } from '../identity/identity.js';
+import type { DayWindow } from '../lib/day-window.js';
 import { sumConversions } from './conversion-totals.query.js';
 import type { HandleCodec } from './visitor-handles.js';
 import type { VisitorLabel } from './visitor-labels.js';
@@ -21,7 +21,7 @@ export interface SummaryContext {
   codec: HandleCodec;
   labelFor: (siteId: string, person: PersonId) => VisitorLabel;
   site: { id: string; currency: string };
-  window: ReportWindow;
+  window: DayWindow;
 }
 
 export interface PersonSummary {

@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { Principal } from '../access/principal.js';
 import type { DB } from '../db/types.js';
-import { resolveReportWindow } from '../goals/report-window.js';
+import { resolveReportWindow } from '../goals/goal-reports.js';
 import { notFound } from '../http/errors.js';
 import { personKeyOf } from '../identity/identity.js';
 import type { Clock } from '../lib/clock.js';

@@ -1,8 +1,9 @@
 /**
  * Currency conversion for reports, read straight from `exchange_rates` (the ECB's units of a
  * currency per euro, migrations/006_revenue.sql): the rate of a day is that day's, or the most
- * recent earlier one (the ECB publishes on working days only). Kept here, small and separate
- * from the rates module that loads the table, so reports depend on the table alone.
+ * recent earlier one (the ECB publishes on working days only). The report queries (revenue,
+ * conversions, goal visitors) compose these; they depend on the table alone, not on the service
+ * that loads it.
  */
 import { type RawBuilder, sql } from 'kysely';
 import { currencyExponent } from '../lib/money.js';

@@ -4,7 +4,7 @@
  * a day's parts a millionth off their payment, so the parts are counted in millionths as
  * BigInt and the largest share takes the remainder: the parts always add up to the amount.
  */
-import type { Credits } from './models.js';
+import type { Credits } from '../attribution/models.js';
 
 /** Millionths of a unit: the precision of daily_revenue's amounts and counts. */
 export const MICRO_PER_UNIT = 1_000_000n;

@@ -1,10 +1,11 @@
 /**
- * Inclusive `YYYY-MM-DD` windows in UTC for the conversion listing and the revenue report:
- * `to` defaults to today, `from` to the days before it that make up the default length.
+ * Inclusive `YYYY-MM-DD` windows in UTC, the one calendar-day rule of every report (goals,
+ * goal visitors, conversions, revenue, crawlers): `to` defaults to today, `from` to the days
+ * before it that make up the default length, and a window longer than the report allows is a 422.
  */
 import { z } from 'zod';
 import { badInput } from '../http/errors.js';
-import { DAY_MS } from '../lib/clock.js';
+import { DAY_MS } from './clock.js';
 
 // Bounds keep every day and the day after it representable in JavaScript and PostgreSQL.
 const FIRST_DAY = '1970-01-01';
@@ -16,7 +17,7 @@ export function isCalendarDay(value: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }
 
-const DAY_MESSAGE = `must be a date written YYYY-MM-DD, from ${FIRST_DAY} to ${LAST_DAY}`;
+export const DAY_MESSAGE = `must be a date written YYYY-MM-DD, from ${FIRST_DAY} to ${LAST_DAY}`;
 
 export const daySchema = z
   .string()
@@ -35,12 +36,20 @@ export interface DayWindow {
 const dayStart = (day: string) => new Date(`${day}T00:00:00Z`);
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 
-/** Applies the defaults; `from` after `to`, or a window longer than `maxDays`, is a 422. */
+/**
+ * Applies the defaults; a day that is not a calendar day, `from` after `to`, or a window longer
+ * than `maxDays` is a 422 naming the query parameter.
+ */
 export function resolveDayWindow(
   input: { from?: string; to?: string },
   now: Date,
   limits: { defaultDays: number; maxDays?: number },
 ): DayWindow {
+  for (const field of ['from', 'to'] as const) {
+    const value = input[field];
+    if (value !== undefined && !isCalendarDay(value))
+      throw badInput(field, `${field} ${DAY_MESSAGE}`, 'query');
+  }
   const to = input.to ?? dayOf(now);
   const from = input.from ?? dayOf(new Date(dayStart(to).getTime() - (limits.defaultDays - 1) * DAY_MS));
   if (from > to) throw badInput('from', `from (${from}) must not be after to (${to})`, 'query');
