@@ -4,10 +4,10 @@
  * refreshes run here against a port nothing listens on, as real downloads with the real log.
  */
 import { createServer } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCrawlerRanges } from '../crawlers/crawler-ranges.js';
 import { createRatesService } from '../rates/rates.service.js';
-import { createTestApp, type TestApp } from '../test/app.js';
+import { useTestApp } from '../test/app.js';
 import { startDownloadRefreshes } from './download-refreshes.js';
 
 const LOG_DEADLINE_MS = 15_000;
@@ -28,18 +28,14 @@ interface LogLine {
   msg: string;
 }
 
-describe('download refreshes without outbound access', () => {
-  let test: TestApp;
-  let unreachable: string;
+// Found before the app is built: its config names the unreachable address.
+const unreachable = await closedPortUrl();
 
-  beforeAll(async () => {
-    unreachable = await closedPortUrl();
-    test = await createTestApp({
-      RATES_URL: `${unreachable}/eurofxref-daily.xml?key=secret`,
-      CRAWLER_RANGES: 'on',
-    });
-  });
-  afterAll(() => test?.close());
+describe('download refreshes without outbound access', () => {
+  const test = useTestApp(
+    { RATES_URL: `${unreachable}/eurofxref-daily.xml?key=secret`, CRAWLER_RANGES: 'on' },
+    { owner: false },
+  );
 
   it('logs one warning line per failed refresh, with what to do and no stack trace', async () => {
     const { db } = test.database;

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DAY_MS } from '../lib/clock.js';
-import { bearer, createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { bearer, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import { CRAWLER_HIT_RETENTION_DAYS } from './retention.js';
 
@@ -8,20 +8,14 @@ const GPTBOT =
   'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)';
 
 describe('crawler hit retention', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const siteWithToken = async (domain: string) => {
-    const site = await insertSite(t, owner.accountId, { domain });
+    const site = await insertSite(t, t.owner.accountId, { domain });
     const minted = await t.request({
       method: 'POST',
       url: '/v1/account/bot-tokens',
-      headers: bearer(owner.apiKey),
+      headers: bearer(t.owner.apiKey),
       payload: { site_id: site.snippet_key, name: 'edge' },
     });
     expect(minted.statusCode).toBe(201);
@@ -80,7 +74,7 @@ describe('crawler hit retention', () => {
     const crawlers = await t.request({
       method: 'GET',
       url: `/v1/crawlers?site_id=${site.snippet_key}&from=${start.toISOString().slice(0, 10)}`,
-      headers: bearer(owner.apiKey),
+      headers: bearer(t.owner.apiKey),
     });
     expect(crawlers.statusCode).toBe(200);
     expect(crawlers.body).toContain('"/old"');

@@ -3,28 +3,23 @@
  * credential, 403 Forbidden for a site out of reach or in its deletion window, and that
  * private targets are refused unless the app was built with WEBHOOK_ALLOW_PRIVATE_TARGETS.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../access/principal.js';
 import { addOtherAccount, addSite, asKey, asSession } from '../sites/sites.fixtures.js';
-import { createTestApp, mintKey, setUpOwner } from '../test/app.js';
+import { mintKey, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
-import { startReceiver, type TestReceiver } from './webhooks.fixtures.js';
-import { createWebhookTestApp, type WebhookTestApp, webhookApi } from './webhooks.test-app.js';
+import type { TestReceiver } from './webhooks.fixtures.js';
+import { useWebhookTestApp, webhookApi } from './webhooks.test-app.js';
 
 const ALL: Scope[] = ['stats:read', 'config:write', 'credentials:write', 'ingest:write'];
 
 describe('webhook access', () => {
-  let w: WebhookTestApp;
+  const w = useWebhookTestApp();
   let receiver: TestReceiver;
   let hookId: string;
   beforeAll(async () => {
-    w = await createWebhookTestApp();
-    receiver = await startReceiver(w.pki.leaf);
+    receiver = await w.startReceiver();
     hookId = (await w.api.add(receiver.url)).id;
-  });
-  afterAll(async () => {
-    await receiver.close();
-    await w.close();
   });
 
   const calls = (
@@ -107,29 +102,25 @@ describe('webhook access', () => {
 });
 
 describe('webhook targets without WEBHOOK_ALLOW_PRIVATE_TARGETS', () => {
+  const t = useTestApp();
+
   it('refuses loopback, private and metadata addresses, and logs no warning', async () => {
-    const t = await createTestApp();
-    try {
-      const owner = await setUpOwner(t);
-      const site = await addSite(t, asKey(owner.apiKey), 'strict.example');
-      const api = webhookApi(t, asKey(owner.apiKey), site.site_id);
-      for (const url of [
-        'https://127.0.0.1:8443/hook',
-        'https://localhost/hook',
-        'https://[::ffff:127.0.0.1]/hook',
-        'https://169.254.169.254/latest',
-        'https://2130706433/',
-        'https://0177.0.0.1/',
-        'https://100.64.0.1/',
-        'https://[fc00::1]/',
-      ]) {
-        const response = await api.create({ url });
-        expect(response.statusCode, url).toBe(422);
-        expect(response.json()).toMatchObject({ error: 'validation_failed', field: 'url' });
-      }
-      expect(t.logs()).not.toContain('WEBHOOK_ALLOW_PRIVATE_TARGETS');
-    } finally {
-      await t.close();
+    const site = await addSite(t, asKey(t.owner.apiKey), 'strict.example');
+    const api = webhookApi(t, asKey(t.owner.apiKey), site.site_id);
+    for (const url of [
+      'https://127.0.0.1:8443/hook',
+      'https://localhost/hook',
+      'https://[::ffff:127.0.0.1]/hook',
+      'https://169.254.169.254/latest',
+      'https://2130706433/',
+      'https://0177.0.0.1/',
+      'https://100.64.0.1/',
+      'https://[fc00::1]/',
+    ]) {
+      const response = await api.create({ url });
+      expect(response.statusCode, url).toBe(422);
+      expect(response.json()).toMatchObject({ error: 'validation_failed', field: 'url' });
     }
+    expect(t.logs()).not.toContain('WEBHOOK_ALLOW_PRIVATE_TARGETS');
   });
 });

@@ -5,17 +5,12 @@
  * expired keys, the cap of 10 counted over disabled endpoints, and private targets on update.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addSite, asKey } from '../sites/sites.fixtures.js';
-import { createTestApp, mintKey, setUpOwner } from '../test/app.js';
+import { mintKey, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
-import { startReceiver, type TestReceiver } from './webhooks.fixtures.js';
-import {
-  createWebhookTestApp,
-  verifyReceived,
-  type WebhookTestApp,
-  webhookApi,
-} from './webhooks.test-app.js';
+import type { TestReceiver } from './webhooks.fixtures.js';
+import { useWebhookTestApp, verifyReceived, webhookApi } from './webhooks.test-app.js';
 
 const WEBHOOK_FIELDS = [
   'created_at',
@@ -48,15 +43,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const keysOf = (value: object) => Object.keys(value).sort();
 
 describe('webhook contract', () => {
-  let w: WebhookTestApp;
+  const w = useWebhookTestApp();
   let receiver: TestReceiver;
   beforeAll(async () => {
-    w = await createWebhookTestApp();
-    receiver = await startReceiver(w.pki.leaf, (_request, response) => response.writeHead(200).end('pong'));
-  });
-  afterAll(async () => {
-    await receiver.close();
-    await w.close();
+    receiver = await w.startReceiver((_request, response) => response.writeHead(200).end('pong'));
   });
 
   /** Delivery rows written straight to the log of `webhookId`, one millisecond apart, oldest first. */
@@ -316,45 +306,41 @@ describe('webhook contract', () => {
 });
 
 describe('webhook updates without WEBHOOK_ALLOW_PRIVATE_TARGETS', () => {
+  const t = useTestApp();
+
   it('refuses a loopback, private or metadata url on PATCH, leaving the endpoint as it was', async () => {
-    const t = await createTestApp();
-    try {
-      const owner = await setUpOwner(t);
-      const site = await addSite(t, asKey(owner.apiKey), 'strict-update.example');
-      const siteUuid = (
-        await t.database.db
-          .selectFrom('sites')
-          .select('id')
-          .where('snippet_key', '=', site.site_id)
-          .executeTakeFirstOrThrow()
-      ).id;
-      // Written straight to the table: creating one through the API would ping a public host.
-      const hook = await t.database.db
-        .insertInto('webhooks')
-        .values({
-          site_id: siteUuid,
-          id: randomUUID(),
-          url: 'https://hooks.example.com/in',
-          event_types: ['ai_session.classified'],
-          verification_status: 'verified',
-          secret_sealed: 'v1:x',
-          created_at: t.clock.now(),
-          updated_at: t.clock.now(),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const api = webhookApi(t, asKey(owner.apiKey), site.site_id);
-      for (const url of ['https://127.0.0.1/hook', 'https://10.0.0.8/hook', 'https://169.254.169.254/']) {
-        const response = await api.update(hook.id, { url });
-        expect(response.statusCode, url).toBe(422);
-        expect(response.json()).toMatchObject({ error: 'validation_failed', field: 'url' });
-      }
-      const listed = (await api.list()).json().webhooks;
-      expect(listed).toEqual([
-        expect.objectContaining({ url: 'https://hooks.example.com/in', verification_status: 'verified' }),
-      ]);
-    } finally {
-      await t.close();
+    const site = await addSite(t, asKey(t.owner.apiKey), 'strict-update.example');
+    const siteUuid = (
+      await t.database.db
+        .selectFrom('sites')
+        .select('id')
+        .where('snippet_key', '=', site.site_id)
+        .executeTakeFirstOrThrow()
+    ).id;
+    // Written straight to the table: creating one through the API would ping a public host.
+    const hook = await t.database.db
+      .insertInto('webhooks')
+      .values({
+        site_id: siteUuid,
+        id: randomUUID(),
+        url: 'https://hooks.example.com/in',
+        event_types: ['ai_session.classified'],
+        verification_status: 'verified',
+        secret_sealed: 'v1:x',
+        created_at: t.clock.now(),
+        updated_at: t.clock.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const api = webhookApi(t, asKey(t.owner.apiKey), site.site_id);
+    for (const url of ['https://127.0.0.1/hook', 'https://10.0.0.8/hook', 'https://169.254.169.254/']) {
+      const response = await api.update(hook.id, { url });
+      expect(response.statusCode, url).toBe(422);
+      expect(response.json()).toMatchObject({ error: 'validation_failed', field: 'url' });
     }
+    const listed = (await api.list()).json().webhooks;
+    expect(listed).toEqual([
+      expect.objectContaining({ url: 'https://hooks.example.com/in', verification_status: 'verified' }),
+    ]);
   });
 });

@@ -3,29 +3,19 @@
  * verifies every signature; the fan-out respects subscriptions and enabled flags and never
  * enqueues a fact twice; the payloads match the documented event schemas.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { collect, newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
 import { newId } from '../lib/ids.js';
 import { aiSessionClassifiedEvent, conversionAttributedEvent } from './webhook-events.docs.js';
-import { startReceiver, type TestReceiver } from './webhooks.fixtures.js';
-import {
-  createWebhookTestApp,
-  deliveryRows,
-  verifyReceived,
-  type WebhookTestApp,
-} from './webhooks.test-app.js';
+import type { TestReceiver } from './webhooks.fixtures.js';
+import { deliveryRows, useWebhookTestApp, verifyReceived } from './webhooks.test-app.js';
 
 describe('webhook delivery of facts', () => {
-  let w: WebhookTestApp;
+  const w = useWebhookTestApp();
   let receiver: TestReceiver;
   const run = () => w.t.app.services.webhooks.runDeliveriesOnce();
   beforeAll(async () => {
-    w = await createWebhookTestApp();
-    receiver = await startReceiver(w.pki.leaf);
-  });
-  afterAll(async () => {
-    await receiver.close();
-    await w.close();
+    receiver = await w.startReceiver();
   });
 
   it('delivers ai_session.classified for an AI visit, signed, with the snippet key', async () => {

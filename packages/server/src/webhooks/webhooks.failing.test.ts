@@ -2,37 +2,20 @@
  * An endpoint whose attempts fail for 5 days in a row is disabled and marked `failing`; its
  * queued deliveries wait until it is enabled again; any success restarts the count.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../lib/clock.js';
-import {
-  type ReceivedRequest,
-  type ReceiverHandler,
-  startReceiver,
-  type TestReceiver,
-} from './webhooks.fixtures.js';
-import { createWebhookTestApp, insertFact, type WebhookTestApp } from './webhooks.test-app.js';
+import type { ReceivedRequest, ReceiverHandler } from './webhooks.fixtures.js';
+import { insertFact, useWebhookTestApp } from './webhooks.test-app.js';
 
 const isPing = (request: ReceivedRequest) => request.body.includes('"type":"webhook.ping"');
 
 describe('failing endpoints', () => {
-  let w: WebhookTestApp;
-  const receivers: TestReceiver[] = [];
-  const receiver = async (events: ReceiverHandler) => {
-    const started = await startReceiver(w.pki.leaf, (request, response, index) =>
+  const w = useWebhookTestApp();
+  const receiver = (events: ReceiverHandler) =>
+    w.startReceiver((request, response, index) =>
       isPing(request) ? response.writeHead(204).end() : events(request, response, index),
     );
-    receivers.push(started);
-    return started;
-  };
   const run = () => w.t.app.services.webhooks.runDeliveriesOnce();
-
-  beforeAll(async () => {
-    w = await createWebhookTestApp();
-  });
-  afterAll(async () => {
-    for (const started of receivers) await started.close();
-    await w.close();
-  });
 
   it('disables an endpoint failing for 5 days; its deliveries wait until it is enabled again', async () => {
     let healthy = false;

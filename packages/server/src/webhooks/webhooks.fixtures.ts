@@ -5,7 +5,7 @@
  * A "rogue" receiver serves a self-signed certificate the app must refuse.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -22,9 +22,15 @@ export interface TestPki {
 const EC_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
 const SAN = 'subjectAltName=DNS:localhost,IP:127.0.0.1';
 
-/** A CA, a leaf signed by it and a self-signed impostor, in a temporary folder. */
-export function createTestPki(): TestPki {
-  const dir = mkdtempSync(path.join(tmpdir(), 'touchtrail-pki-'));
+/** Where the CA certificate of a PKI made in `dir` is. */
+export const pkiCaFile = (dir: string) => path.join(dir, 'ca.pem');
+
+/**
+ * A CA, a leaf signed by it and a self-signed impostor, in `dir` (made here; a fresh temporary
+ * folder unless given, so a caller can name the CA file before the PKI exists).
+ */
+export function createTestPki(dir = mkdtempSync(path.join(tmpdir(), 'touchtrail-pki-'))): TestPki {
+  mkdirSync(dir, { recursive: true });
   const file = (name: string) => path.join(dir, name);
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
   openssl(
@@ -80,7 +86,7 @@ export function createTestPki(): TestPki {
   );
   const read = (name: string) => readFileSync(file(name), 'utf8');
   return {
-    caFile: file('ca.pem'),
+    caFile: pkiCaFile(dir),
     leaf: { key: read('leaf.key'), cert: read('leaf.pem') },
     rogue: { key: read('rogue.key'), cert: read('rogue.pem') },
     remove: () => rmSync(dir, { recursive: true, force: true }),

@@ -3,10 +3,9 @@
  * millisecond, `next_before` null on a page that was not full, the status filter, query
  * validation, 30-day retention, and site erasure taking endpoints and deliveries with it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../lib/clock.js';
-import { startReceiver, type TestReceiver } from './webhooks.fixtures.js';
-import { createWebhookTestApp, deliveryRows, insertFact, type WebhookTestApp } from './webhooks.test-app.js';
+import { deliveryRows, insertFact, useWebhookTestApp } from './webhooks.test-app.js';
 
 interface Delivery {
   id: string;
@@ -16,20 +15,14 @@ interface Delivery {
 }
 
 describe('webhook delivery log', () => {
-  let w: WebhookTestApp;
-  let receiver: TestReceiver;
+  const w = useWebhookTestApp();
   let hookId: string;
   beforeAll(async () => {
-    w = await createWebhookTestApp();
-    receiver = await startReceiver(w.pki.leaf);
+    const receiver = await w.startReceiver();
     hookId = (await w.api.add(receiver.url)).id;
     // Seven facts dispatched in one pass, at one instant of the test clock.
     for (let i = 0; i < 7; i++) await insertFact(w.t, w.siteId);
     await w.t.app.services.webhooks.runDeliveriesOnce();
-  });
-  afterAll(async () => {
-    await receiver.close();
-    await w.close();
   });
 
   const page = async (query: string) => {

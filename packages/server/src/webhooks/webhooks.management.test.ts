@@ -2,30 +2,18 @@
  * Endpoint management through HTTP (interface §4.3, §3.3): creation with its real ping,
  * listing without secrets, updates, deletion with the log, the URL rules and the cap of 10.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { insertSite } from '../test/factories.js';
-import { answer, startReceiver, type TestReceiver } from './webhooks.fixtures.js';
-import {
-  createWebhookTestApp,
-  deliveryRows,
-  verifyReceived,
-  type WebhookTestApp,
-  webhookApi,
-} from './webhooks.test-app.js';
+import { answer, type TestReceiver } from './webhooks.fixtures.js';
+import { deliveryRows, useWebhookTestApp, verifyReceived, webhookApi } from './webhooks.test-app.js';
 
 describe('webhook endpoints', () => {
-  let w: WebhookTestApp;
+  const w = useWebhookTestApp();
   let ok: TestReceiver;
   let broken: TestReceiver;
   beforeAll(async () => {
-    w = await createWebhookTestApp();
-    ok = await startReceiver(w.pki.leaf);
-    broken = await startReceiver(w.pki.leaf, answer(500, 'nope'));
-  });
-  afterAll(async () => {
-    await ok.close();
-    await broken.close();
-    await w.close();
+    ok = await w.startReceiver();
+    broken = await w.startReceiver(answer(500, 'nope'));
   });
 
   it('creates an endpoint, pings it for real and returns the secret once', async () => {

@@ -3,30 +3,20 @@
  * transitions of §3.3, the per-endpoint cap (429, nothing changed), pings on a disabled
  * endpoint, and rotation (the old secret fails to verify right after).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE_MS } from '../lib/clock.js';
 import { verificationAfterPing } from './webhook-ping.js';
 import { startReceiver, type TestReceiver } from './webhooks.fixtures.js';
-import {
-  createWebhookTestApp,
-  deliveryRows,
-  verifyReceived,
-  type WebhookTestApp,
-} from './webhooks.test-app.js';
+import { deliveryRows, useWebhookTestApp, verifyReceived } from './webhooks.test-app.js';
 
 describe('test pings and secret rotation', () => {
-  let w: WebhookTestApp;
+  const w = useWebhookTestApp();
   let flaky: TestReceiver;
   let healthy = true;
   beforeAll(async () => {
-    w = await createWebhookTestApp();
-    flaky = await startReceiver(w.pki.leaf, (_request, response) =>
+    flaky = await w.startReceiver((_request, response) =>
       healthy ? response.writeHead(200).end('pong') : response.writeHead(502).end('bad gateway'),
     );
-  });
-  afterAll(async () => {
-    await flaky.close();
-    await w.close();
   });
 
   it('moves the verification status as §3.3 says', async () => {

@@ -5,7 +5,7 @@
  * ends terminal and duplicates carry the same webhook-id (at-least-once).
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { HOUR_MS } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import { claimDue } from './deliveries.store.js';
@@ -14,28 +14,23 @@ import { MAX_ATTEMPTS } from './retry-schedule.js';
 import { signedHeaders } from './webhook-envelope.js';
 import { createSecretBox } from './webhook-secrets.js';
 import { createTransport } from './webhook-transport.js';
-import { type ReceivedRequest, startReceiver, type TestReceiver } from './webhooks.fixtures.js';
+import type { ReceivedRequest, TestReceiver } from './webhooks.fixtures.js';
 import { createWebhooksService } from './webhooks.service.js';
-import { createWebhookTestApp, deliveryRows, insertFact, type WebhookTestApp } from './webhooks.test-app.js';
+import { deliveryRows, insertFact, useWebhookTestApp } from './webhooks.test-app.js';
 
 const isPing = (request: ReceivedRequest) => request.body.includes('"type":"webhook.ping"');
 const idsOf = (requests: ReceivedRequest[]) =>
   requests.filter((r) => !isPing(r)).map((r) => String(r.headers['webhook-id']));
 
 describe('webhook worker reliability', () => {
-  let w: WebhookTestApp;
+  const w = useWebhookTestApp();
   let receiver: TestReceiver;
   let failing = false;
   beforeAll(async () => {
-    w = await createWebhookTestApp();
-    receiver = await startReceiver(w.pki.leaf, (request, response) => {
+    receiver = await w.startReceiver((request, response) => {
       const status = failing && !isPing(request) ? 500 : 200;
       setTimeout(() => response.writeHead(status).end(), Math.random() * 15);
     });
-  });
-  afterAll(async () => {
-    await receiver.close();
-    await w.close();
   });
 
   it('never sends the same attempt twice with two workers at once', async () => {

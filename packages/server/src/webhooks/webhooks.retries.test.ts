@@ -3,42 +3,25 @@
  * Retry-After within the schedule, eight failures to `failed`, redirects not followed, a bad
  * certificate, and the 10 s deadline. Five failing days: webhooks.failing.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HOUR_MS } from '../lib/clock.js';
 import type { ReceivedRequest, ReceiverHandler, TestReceiver } from './webhooks.fixtures.js';
-import { startReceiver } from './webhooks.fixtures.js';
-import {
-  createWebhookTestApp,
-  deliveryRows,
-  insertFact,
-  verifyReceived,
-  type WebhookTestApp,
-} from './webhooks.test-app.js';
+import { deliveryRows, insertFact, useWebhookTestApp, verifyReceived } from './webhooks.test-app.js';
 
 const isPing = (request: ReceivedRequest) => request.body.includes('"type":"webhook.ping"');
 
 describe('webhook retries', () => {
-  let w: WebhookTestApp;
-  const receivers: TestReceiver[] = [];
+  const w = useWebhookTestApp();
   /** A receiver that accepts pings and answers events with `events`. */
-  const receiver = async (events: ReceiverHandler, tls = w.pki.leaf) => {
-    const started = await startReceiver(tls, (request, response, index) =>
-      isPing(request) ? response.writeHead(204).end() : events(request, response, index),
+  const receiver = (events: ReceiverHandler, tls = w.pki.leaf) =>
+    w.startReceiver(
+      (request, response, index) =>
+        isPing(request) ? response.writeHead(204).end() : events(request, response, index),
+      tls,
     );
-    receivers.push(started);
-    return started;
-  };
   const run = () => w.t.app.services.webhooks.runDeliveriesOnce();
   const lastRow = async (hookId: string) => (await deliveryRows(w.t, hookId)).at(-1);
   const eventsAt = (target: TestReceiver) => target.requests.filter((request) => !isPing(request));
-
-  beforeAll(async () => {
-    w = await createWebhookTestApp();
-  });
-  afterAll(async () => {
-    for (const started of receivers) await started.close();
-    await w.close();
-  });
 
   it('retries a 500 about 5 s later with the same webhook-id, then succeeds', async () => {
     let calls = 0;

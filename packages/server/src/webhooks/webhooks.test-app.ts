@@ -4,11 +4,29 @@
  * all-scope key, one site, and a small client for `/v1/sites/{siteId}/webhooks`.
  */
 import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll } from 'vitest';
 import { type Auth, addSite, asKey, type CreatedSite, siteUuid } from '../sites/sites.fixtures.js';
-import { createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
-import { createTestPki, type ReceivedRequest, type TestPki } from './webhooks.fixtures.js';
+import {
+  createTestApp,
+  type Owner,
+  setUpOwner,
+  type TestApp,
+  type TestContext,
+  useTestApp,
+} from '../test/app.js';
+import {
+  createTestPki,
+  pkiCaFile,
+  type ReceivedRequest,
+  type ReceiverHandler,
+  startReceiver,
+  type TestPki,
+  type TestReceiver,
+} from './webhooks.fixtures.js';
 
 export interface WebhookTestApp {
   t: TestApp;
@@ -20,13 +38,15 @@ export interface WebhookTestApp {
   close(): Promise<void>;
 }
 
+const webhookEnv = (caFile: string, env: Record<string, string>) => ({
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+  NODE_EXTRA_CA_CERTS: caFile,
+  ...env,
+});
+
 export async function createWebhookTestApp(env: Record<string, string> = {}): Promise<WebhookTestApp> {
   const pki = createTestPki();
-  const t = await createTestApp({
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    NODE_EXTRA_CA_CERTS: pki.caFile,
-    ...env,
-  });
+  const t = await createTestApp(webhookEnv(pki.caFile, env));
   const owner = await setUpOwner(t);
   const site = await addSite(t, asKey(owner.apiKey), 'shop.example');
   return {
@@ -39,6 +59,75 @@ export async function createWebhookTestApp(env: Record<string, string> = {}): Pr
     async close() {
       await t.close();
       pki.remove();
+    },
+  };
+}
+
+/** The webhook app of one test file, with receivers that close when it does. */
+export interface WebhookTestContext {
+  t: TestContext;
+  pki: TestPki;
+  owner: Owner;
+  site: CreatedSite;
+  siteId: string;
+  api: WebhookApi;
+  /** An HTTPS receiver on 127.0.0.1 (the CA-signed leaf unless `tls` says otherwise), closed after the file. */
+  startReceiver(handler?: ReceiverHandler, tls?: TestPki['leaf']): Promise<TestReceiver>;
+}
+
+/**
+ * `createWebhookTestApp` as one line of a test file: `const w = useWebhookTestApp()` makes the
+ * PKI, boots the app with its owner and site before the file's tests, and after them closes the
+ * receivers, the app and removes the PKI.
+ */
+export function useWebhookTestApp(env: Record<string, string> = {}): WebhookTestContext {
+  // The app's config names the CA file before the PKI is made in it.
+  const pkiFolder = path.join(tmpdir(), `touchtrail-pki-${randomUUID()}`);
+  let pki: TestPki | undefined;
+  let site: { site: CreatedSite; siteId: string; api: WebhookApi } | undefined;
+  const receivers: TestReceiver[] = [];
+  // Hooks run in order and their teardowns in reverse: the PKI is made first and removed last.
+  beforeAll(() => {
+    pki = createTestPki(pkiFolder);
+  });
+  afterAll(() => pki?.remove());
+  const t = useTestApp(webhookEnv(pkiCaFile(pkiFolder), env));
+  beforeAll(async () => {
+    const created = await addSite(t, asKey(t.owner.apiKey), 'shop.example');
+    site = {
+      site: created,
+      siteId: await siteUuid(t, created.site_id),
+      api: webhookApi(t, asKey(t.owner.apiKey), created.site_id),
+    };
+  });
+  afterAll(async () => {
+    for (const receiver of receivers) await receiver.close();
+  });
+  const ready = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('useWebhookTestApp: the app exists from beforeAll on');
+    return value;
+  };
+  return {
+    t,
+    get pki() {
+      return ready(pki);
+    },
+    get owner() {
+      return t.owner;
+    },
+    get site() {
+      return ready(site).site;
+    },
+    get siteId() {
+      return ready(site).siteId;
+    },
+    get api() {
+      return ready(site).api;
+    },
+    async startReceiver(handler, tls = ready(pki).leaf) {
+      const receiver = await startReceiver(tls, handler);
+      receivers.push(receiver);
+      return receiver;
     },
   };
 }

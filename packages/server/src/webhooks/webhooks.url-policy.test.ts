@@ -5,9 +5,9 @@
  * is refused before any connection is tried (200 with `ok: false`, as for any failed ping).
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addSite, asKey, siteUuid } from '../sites/sites.fixtures.js';
-import { createTestApp, setUpOwner, type TestApp } from '../test/app.js';
+import { useTestApp } from '../test/app.js';
 import { createSecretBox, newWebhookSecret } from './webhook-secrets.js';
 import { deliveryRows, type WebhookApi, webhookApi } from './webhooks.test-app.js';
 
@@ -26,18 +26,13 @@ const REFUSED_URLS = [
 ];
 
 describe('webhook URL policy without WEBHOOK_ALLOW_PRIVATE_TARGETS', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let api: WebhookApi;
   let siteId: string;
   beforeAll(async () => {
-    t = await createTestApp();
-    const owner = await setUpOwner(t);
-    const site = await addSite(t, asKey(owner.apiKey), 'strict-hooks.example');
+    const site = await addSite(t, asKey(t.owner.apiKey), 'strict-hooks.example');
     siteId = await siteUuid(t, site.site_id);
-    api = webhookApi(t, asKey(owner.apiKey), site.site_id);
-  });
-  afterAll(async () => {
-    await t.close();
+    api = webhookApi(t, asKey(t.owner.apiKey), site.site_id);
   });
 
   /** Written straight to the table, as an endpoint saved before these rules would be. */
