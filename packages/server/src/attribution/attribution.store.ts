@@ -6,7 +6,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { AttributionCreditsTable } from '../db/ingest-types.js';
 import type { DB } from '../db/types.js';
-import { visitsTowardConversion } from '../identity/identity.store.js';
+import { visitsTowardConversion } from '../identity/identity.sql.js';
 import type { Touchpoint } from './models.js';
 
 type Trx = Transaction<DB>;

@@ -7,7 +7,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { AttributionModel, DB } from '../db/types.js';
-import { visitsTowardConversion } from '../identity/identity.store.js';
+import { visitsTowardConversion } from '../identity/identity.sql.js';
 import { perEuroOn } from '../rates/exchange.js';
 
 /** Larger stored properties are never sent to the application (the listing nulls them anyway). */

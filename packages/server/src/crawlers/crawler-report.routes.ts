@@ -7,8 +7,8 @@ import type { DB } from '../db/types.js';
 import { principalOf } from '../http/authenticate.js';
 import { codedErrorSchema } from '../http/schemas.js';
 import type { Clock } from '../lib/clock.js';
-import { SITE_REF_PATTERN } from '../lib/ids.js';
 import { daySchema, resolveDayWindow } from '../lib/day-window.js';
+import { SITE_REF_PATTERN } from '../lib/ids.js';
 import type { SitesService } from '../sites/sites.service.js';
 import { buildCrawlerReport, type Convert } from './crawler-report.js';
 

@@ -1,7 +1,7 @@
 /**
  * Who a person is. Visitor ids (one per browser) are tied to person keys (an identified user or
  * an email, hashed: ingest/person-key.ts) by identity_links. The SQL of these rules is in
- * identity.store.ts, as pieces every query composes; nothing else reads identity_links.
+ * identity.sql.ts, as pieces every query composes; nothing else reads identity_links.
  *
  * - A person is the set of visitor ids whose earliest link is one person key; a visitor id never
  *   linked is a person on its own. This is who a row of the visitor reports is about.

@@ -10,7 +10,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/types.js';
-import { isEventOfPeople } from '../identity/identity.store.js';
+import { isEventOfPeople } from '../identity/identity.sql.js';
 import { toMajorUnits, toMinorUnits } from '../lib/money.js';
 import { convertMajor, perEuroOn, roundToCurrency } from '../rates/exchange.js';
 

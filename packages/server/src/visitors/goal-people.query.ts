@@ -13,7 +13,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/types.js';
 import type { PersonId } from '../identity/identity.js';
-import { personLinks } from '../identity/identity.store.js';
+import { personLinks } from '../identity/identity.sql.js';
 
 export interface GoalPeopleQuery {
   siteId: string;

@@ -5,7 +5,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/types.js';
 import { type PersonId, personOfKey, personOfVisitor } from '../identity/identity.js';
-import { isEventOfPeople, personLinks } from '../identity/identity.store.js';
+import { isEventOfPeople, personLinks } from '../identity/identity.sql.js';
 import type { VisitFacts } from './window-visit-summaries.query.js';
 
 interface Window {

@@ -1,7 +1,9 @@
 /**
- * The identity rules of identity.ts as SQL pieces that queries compose. Each takes plain values
- * (sent as parameters) or column references (`sql.ref('e.site_id')`), so one piece serves a
- * query about one conversion and a query joining many.
+ * The identity rules of identity.ts as SQL pieces that the queries of other features compose
+ * (visitor reports, goal people, attribution, the conversion listing). Not a store: it owns no
+ * table's writes, only the one reading of `identity_links` every caller shares. Each takes
+ * plain values (sent as parameters) or column references (`sql.ref('e.site_id')`), so one piece
+ * serves a query about one conversion and a query joining many.
  */
 import { type Expression, type RawBuilder, sql } from 'kysely';
 import { LOOKBACK_DAYS } from './identity.js';
