@@ -2,7 +2,7 @@
  * Contract rules of the account area not pinned elsewhere: dashboard sessions, setup, members,
  * API keys (interface §5), and the revenue report. Each describe block boots its own app.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { arrive, recordPayment } from '../attribution/attribution.fixtures.js';
 import { readSetting } from '../db/settings.js';
 import { newVisitorId } from '../ingest/ingest.fixtures.js';
@@ -12,13 +12,12 @@ import { sha256Hex } from '../lib/secrets.js';
 import {
   ADMIN,
   bearer,
-  createTestApp,
   login,
   mintKey,
   type Owner,
   SETUP_TOKEN,
-  setUpOwner,
   type TestApp,
+  useTestApp,
 } from '../test/app.js';
 import { insertAccount, insertSite } from '../test/factories.js';
 import { SETUP_NONCE_SETTING, SETUP_TOKEN_SETTING } from './accounts.service.js';
@@ -38,13 +37,7 @@ async function addMember(t: TestApp, owner: Owner, email: string, role: 'admin' 
 }
 
 describe('dashboard sessions', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const me = (headers: Record<string, string>) => t.request({ method: 'GET', url: '/v1/auth/me', headers });
 
@@ -61,7 +54,7 @@ describe('dashboard sessions', () => {
       payload: { ...ADMIN, email: ADMIN.email.toUpperCase() },
     });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ user_id: owner.userId });
+    expect(response.json()).toMatchObject({ user_id: t.owner.userId });
   });
 
   it('deletes the stored session on logout and clears the cookie', async () => {
@@ -88,7 +81,7 @@ describe('dashboard sessions', () => {
   });
 
   it('lets a bad Authorization header win over a valid session cookie', async () => {
-    const response = await me({ cookie: owner.cookie, authorization: 'Bearer not-a-key' });
+    const response = await me({ cookie: t.owner.cookie, authorization: 'Bearer not-a-key' });
     expect(response.statusCode).toBe(401);
     expect(response.json()).toMatchObject({ error: 'unauthorized' });
   });
@@ -105,11 +98,7 @@ describe('dashboard sessions', () => {
 });
 
 describe('setup', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({}, { owner: false });
 
   it('allows 10 setup attempts a minute per address, then answers 429 with Retry-After', async () => {
     const attempt = () =>
@@ -134,13 +123,11 @@ describe('setup', () => {
 });
 
 describe('setup with a generated token', () => {
-  let t: TestApp;
+  const t = useTestApp({}, { owner: false });
   beforeAll(async () => {
-    t = await createTestApp();
     // As when SETUP_TOKEN is not configured: the server makes a token and prints it once.
     t.config.setupToken = undefined;
   });
-  afterAll(() => t.close());
 
   it('gives every process and restart the same token, and stores only its hash', async () => {
     // Several processes start on one database at once: each prints a token, and all must work.
@@ -185,30 +172,28 @@ describe('setup with a generated token', () => {
 });
 
 describe('account members', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const removeMember = (userId: string) =>
-    t.request({ method: 'DELETE', url: `/v1/account/members/${userId}`, headers: { cookie: owner.cookie } });
+    t.request({
+      method: 'DELETE',
+      url: `/v1/account/members/${userId}`,
+      headers: { cookie: t.owner.cookie },
+    });
 
   it('lists members with user_id, email, role and created_at only, oldest first', async () => {
     // Added later than the owner, and sorting before the owner's email: age decides.
     t.clock.advance(1000);
-    await addMember(t, owner, 'a-listed@example.com', 'member');
+    await addMember(t, t.owner, 'a-listed@example.com', 'member');
     const response = await t.request({
       method: 'GET',
       url: '/v1/account/members',
-      headers: { cookie: owner.cookie },
+      headers: { cookie: t.owner.cookie },
     });
     expect(response.statusCode).toBe(200);
     const { members } = response.json();
     expect(members[0]).toEqual({
-      user_id: owner.userId,
+      user_id: t.owner.userId,
       email: ADMIN.email,
       role: 'admin',
       created_at: expect.any(String),
@@ -218,7 +203,7 @@ describe('account members', () => {
   });
 
   it("ends a removed member's open sessions at once", async () => {
-    const member = await addMember(t, owner, 'removed@example.com', 'admin');
+    const member = await addMember(t, t.owner, 'removed@example.com', 'admin');
     const me = () => t.request({ method: 'GET', url: '/v1/auth/me', headers: { cookie: member.cookie } });
     expect((await me()).statusCode).toBe(200);
     expect((await removeMember(member.userId)).statusCode).toBe(204);
@@ -226,7 +211,7 @@ describe('account members', () => {
   });
 
   it('takes admin powers from a key whose creator was removed', async () => {
-    const member = await addMember(t, owner, 'former-admin@example.com', 'admin');
+    const member = await addMember(t, t.owner, 'former-admin@example.com', 'admin');
     const key = await mintKey(t, member.cookie, { scopes: ['config:write'] });
     const list = () => t.request({ method: 'GET', url: '/v1/account/members', headers: bearer(key.api_key) });
     expect((await list()).statusCode).toBe(200);
@@ -237,7 +222,7 @@ describe('account members', () => {
   });
 
   it('lets an admin demote themself while another admin remains, and the session loses admin at once', async () => {
-    const second = await addMember(t, owner, 'second-admin@example.com', 'admin');
+    const second = await addMember(t, t.owner, 'second-admin@example.com', 'admin');
     const demote = await t.request({
       method: 'PATCH',
       url: `/v1/account/members/${second.userId}`,
@@ -258,30 +243,24 @@ describe('account members', () => {
 });
 
 describe('API keys', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const create = (headers: Record<string, string>, payload: object) =>
     t.request({ method: 'POST', url: '/v1/account/keys', headers, payload });
   const revoke = (headers: Record<string, string>, id: string) =>
     t.request({ method: 'DELETE', url: `/v1/account/keys/${id}`, headers });
   const listed = async () =>
-    (await t.request({ method: 'GET', url: '/v1/account/keys', headers: bearer(owner.apiKey) })).json()
+    (await t.request({ method: 'GET', url: '/v1/account/keys', headers: bearer(t.owner.apiKey) })).json()
       .keys as { id: string; revoked_at: string | null; scopes: string[]; expires_at: string | null }[];
 
   it('credits a key minted by a key to the person behind the minting key', async () => {
-    const response = await create(bearer(owner.apiKey), { name: 'by key', scopes: ['stats:read'] });
+    const response = await create(bearer(t.owner.apiKey), { name: 'by key', scopes: ['stats:read'] });
     expect(response.statusCode).toBe(201);
-    expect(response.json().created_by).toBe(owner.userId);
+    expect(response.json().created_by).toBe(t.owner.userId);
   });
 
   it('stores repeated scopes once', async () => {
-    const response = await create(bearer(owner.apiKey), {
+    const response = await create(bearer(t.owner.apiKey), {
       name: 'twice',
       scopes: ['stats:read', 'stats:read'],
     });
@@ -290,10 +269,10 @@ describe('API keys', () => {
   });
 
   it('lists keys newest first, revoked ones with revoked_at', async () => {
-    const older = await mintKey(t, owner.cookie, { scopes: ['stats:read'], name: 'older' });
+    const older = await mintKey(t, t.owner.cookie, { scopes: ['stats:read'], name: 'older' });
     t.clock.advance(1000);
-    const newer = await mintKey(t, owner.cookie, { scopes: ['stats:read'], name: 'newer' });
-    await revoke(bearer(owner.apiKey), older.id);
+    const newer = await mintKey(t, t.owner.cookie, { scopes: ['stats:read'], name: 'newer' });
+    await revoke(bearer(t.owner.apiKey), older.id);
     const keys = await listed();
     const ids = keys.map((k) => k.id);
     expect(ids.indexOf(newer.id)).toBeLessThan(ids.indexOf(older.id));
@@ -302,22 +281,22 @@ describe('API keys', () => {
   });
 
   it('keeps the first revoked_at when a key is revoked twice', async () => {
-    const key = await mintKey(t, owner.cookie, { scopes: ['stats:read'] });
-    expect((await revoke(bearer(owner.apiKey), key.id)).statusCode).toBe(204);
+    const key = await mintKey(t, t.owner.cookie, { scopes: ['stats:read'] });
+    expect((await revoke(bearer(t.owner.apiKey), key.id)).statusCode).toBe(204);
     const first = (await listed()).find((k) => k.id === key.id)?.revoked_at;
     t.clock.advance(HOUR_MS);
-    expect((await revoke(bearer(owner.apiKey), key.id)).statusCode).toBe(204);
+    expect((await revoke(bearer(t.owner.apiKey), key.id)).statusCode).toBe(204);
     expect((await listed()).find((k) => k.id === key.id)?.revoked_at).toBe(first);
   });
 
   it('lets a key restricted to one site revoke only keys of that site', async () => {
-    const site = await insertSite(t, owner.accountId);
-    const scoped = await mintKey(t, owner.cookie, {
+    const site = await insertSite(t, t.owner.accountId);
+    const scoped = await mintKey(t, t.owner.cookie, {
       scopes: ['credentials:write', 'stats:read'],
       site_id: site.snippet_key,
     });
-    const everywhere = await mintKey(t, owner.cookie, { scopes: ['stats:read'] });
-    const sameSite = await mintKey(t, owner.cookie, { scopes: ['stats:read'], site_id: site.snippet_key });
+    const everywhere = await mintKey(t, t.owner.cookie, { scopes: ['stats:read'] });
+    const sameSite = await mintKey(t, t.owner.cookie, { scopes: ['stats:read'], site_id: site.snippet_key });
     const refused = await revoke(bearer(scoped.api_key), everywhere.id);
     expect(refused.statusCode).toBe(404);
     expect((await revoke(bearer(scoped.api_key), sameSite.id)).statusCode).toBe(204);
@@ -325,14 +304,14 @@ describe('API keys', () => {
   });
 
   it('restricts a key to a site named by its UUID from a dashboard session, not from a key', async () => {
-    const site = await insertSite(t, owner.accountId);
+    const site = await insertSite(t, t.owner.accountId);
     const bySession = await create(
-      { cookie: owner.cookie },
+      { cookie: t.owner.cookie },
       { name: 'uuid', scopes: ['stats:read'], site_id: site.id },
     );
     expect(bySession.statusCode).toBe(201);
     expect(bySession.json().site_id).toBe(site.snippet_key);
-    const byKey = await create(bearer(owner.apiKey), {
+    const byKey = await create(bearer(t.owner.apiKey), {
       name: 'uuid',
       scopes: ['stats:read'],
       site_id: site.id,
@@ -342,7 +321,7 @@ describe('API keys', () => {
 
   it('never mints a key that outlives the key minting it', async () => {
     const expiresAt = new Date(t.clock.now().getTime() + DAY_MS).toISOString();
-    const short = await mintKey(t, owner.cookie, {
+    const short = await mintKey(t, t.owner.cookie, {
       scopes: ['credentials:write', 'stats:read'],
       expires_at: expiresAt,
     });
@@ -369,16 +348,16 @@ describe('API keys', () => {
     t.clock.advance(DAY_MS + 1);
     const child = await t.request({
       method: 'GET',
-      url: `/v1/revenue?site_id=${(await insertSite(t, owner.accountId)).snippet_key}`,
+      url: `/v1/revenue?site_id=${(await insertSite(t, t.owner.accountId)).snippet_key}`,
       headers: bearer(unbounded.json().api_key),
     });
     expect(child.statusCode).toBe(401);
   });
 
   it("does not let a member's key revoke a key someone else made", async () => {
-    const member = await addMember(t, owner, 'key-member@example.com', 'member');
+    const member = await addMember(t, t.owner, 'key-member@example.com', 'member');
     const memberKey = await mintKey(t, member.cookie, { scopes: ['credentials:write'] });
-    const ownersKey = await mintKey(t, owner.cookie, { scopes: ['stats:read'] });
+    const ownersKey = await mintKey(t, t.owner.cookie, { scopes: ['stats:read'] });
     const refused = await revoke(bearer(memberKey.api_key), ownersKey.id);
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ error: 'forbidden' });
@@ -391,20 +370,17 @@ describe('API keys', () => {
   });
 
   it("lets an admin's key revoke any key of the account", async () => {
-    const member = await addMember(t, owner, 'revoked-by-admin@example.com', 'member');
+    const member = await addMember(t, t.owner, 'revoked-by-admin@example.com', 'member');
     const membersKey = await mintKey(t, member.cookie, { scopes: ['stats:read'] });
-    expect((await revoke(bearer(owner.apiKey), membersKey.id)).statusCode).toBe(204);
+    expect((await revoke(bearer(t.owner.apiKey), membersKey.id)).statusCode).toBe(204);
   });
 });
 
 describe('GET /v1/revenue', () => {
-  let t: TestApp;
-  let owner: Owner;
+  const t = useTestApp();
   let site: Awaited<ReturnType<typeof insertSite>>;
   beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-    site = await insertSite(t, owner.accountId, { domain: 'yen.example.com' });
+    site = await insertSite(t, t.owner.accountId, { domain: 'yen.example.com' });
     await t.database.db.updateTable('sites').set({ currency: 'JPY' }).where('id', '=', site.id).execute();
     t.clock.set(new Date('2026-04-01T10:00:00Z'));
     const buyer = newVisitorId();
@@ -412,9 +388,8 @@ describe('GET /v1/revenue', () => {
     await recordPayment(t, site, { amountMinor: 1234, currency: 'JPY', visitorId: buyer });
     await t.app.services.attribution.runUntilIdle();
   });
-  afterAll(() => t.close());
 
-  const get = (query: string, headers: Record<string, string> = bearer(owner.apiKey)) =>
+  const get = (query: string, headers: Record<string, string> = bearer(t.owner.apiKey)) =>
     t.request({ method: 'GET', url: `/v1/revenue?${query}`, headers });
 
   it('reports a currency without a minor unit in whole units', async () => {
@@ -429,7 +404,7 @@ describe('GET /v1/revenue', () => {
   });
 
   it('rounds each figure to the minor unit but sums totals before rounding', async () => {
-    const split = await insertSite(t, owner.accountId, { domain: 'split.example.com' });
+    const split = await insertSite(t, t.owner.accountId, { domain: 'split.example.com' });
     const vid = newVisitorId();
     t.clock.set(new Date('2026-04-03T08:00:00Z'));
     for (const from of ['chatgpt', 'perplexity', 'search'] as const) {
@@ -471,12 +446,15 @@ describe('GET /v1/revenue', () => {
   });
 
   it('answers 404 to a key restricted to another site, 200 to one restricted to this site', async () => {
-    const other = await insertSite(t, owner.accountId);
-    const elsewhere = await mintKey(t, owner.cookie, { scopes: ['stats:read'], site_id: other.snippet_key });
+    const other = await insertSite(t, t.owner.accountId);
+    const elsewhere = await mintKey(t, t.owner.cookie, {
+      scopes: ['stats:read'],
+      site_id: other.snippet_key,
+    });
     const refused = await get(`site_id=${site.snippet_key}`, bearer(elsewhere.api_key));
     expect(refused.statusCode).toBe(404);
     expect(refused.json()).toMatchObject({ error: 'not_found' });
-    const here = await mintKey(t, owner.cookie, { scopes: ['stats:read'], site_id: site.snippet_key });
+    const here = await mintKey(t, t.owner.cookie, { scopes: ['stats:read'], site_id: site.snippet_key });
     expect((await get(`site_id=${site.snippet_key}`, bearer(here.api_key))).statusCode).toBe(200);
   });
 
@@ -488,15 +466,15 @@ describe('GET /v1/revenue', () => {
   });
 
   it('keeps reporting while the site is scheduled for deletion', async () => {
-    const doomed = await insertSite(t, owner.accountId, { deleted: true });
+    const doomed = await insertSite(t, t.owner.accountId, { deleted: true });
     const response = await get(`site_id=${doomed.snippet_key}`);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ site_id: doomed.snippet_key, days: [] });
   });
 
   it('answers 401 unauthorized to a revoked key, whatever its scopes', async () => {
-    const key = await mintKey(t, owner.cookie, { scopes: ALL_SCOPES });
-    await t.request({ method: 'DELETE', url: `/v1/account/keys/${key.id}`, headers: bearer(owner.apiKey) });
+    const key = await mintKey(t, t.owner.cookie, { scopes: ALL_SCOPES });
+    await t.request({ method: 'DELETE', url: `/v1/account/keys/${key.id}`, headers: bearer(t.owner.apiKey) });
     const response = await get(`site_id=${site.snippet_key}`, bearer(key.api_key));
     expect(response.statusCode).toBe(401);
     expect(response.json()).toMatchObject({ error: 'unauthorized' });

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config.js';
 import { DAY_MS, MINUTE_MS } from '../lib/clock.js';
-import { bearer, createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { bearer, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import { CRAWLER_RANGE_SOURCES } from './crawler-ranges.data.js';
 import { createCrawlerRanges, parseRangeList } from './crawler-ranges.js';
@@ -62,15 +62,12 @@ describe('CRAWLER_RANGES', () => {
 });
 
 describe('crawler address ranges', () => {
-  let t: TestApp;
-  let owner: Owner;
+  const t = useTestApp();
   let server: Server;
   let base: string;
   const files = new Map<string, { status: number; body: string }>();
 
   beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
     server = createServer((request, response) => {
       const file = files.get((request.url ?? '').split('?')[0] ?? '') ?? { status: 404, body: 'not found' };
       response.writeHead(file.status, { 'content-type': 'application/json' }).end(file.body);
@@ -80,7 +77,6 @@ describe('crawler address ranges', () => {
   });
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));
-    await t.close();
   });
 
   const rangesFor = (sources: Record<string, string>) =>
@@ -119,11 +115,11 @@ describe('crawler address ranges', () => {
   it('verifies hits inside the ranges, flags those outside, and never stores the address', async () => {
     files.set('/gptbot.json', { status: 200, body: OPENAI_STYLE });
     await rangesFor({ GPTBot: `${base}/gptbot.json` }).refresh();
-    const site = await insertSite(t, owner.accountId, { domain: 'spoof.example.com' });
+    const site = await insertSite(t, t.owner.accountId, { domain: 'spoof.example.com' });
     const minted = await t.request({
       method: 'POST',
       url: '/v1/account/bot-tokens',
-      headers: bearer(owner.apiKey),
+      headers: bearer(t.owner.apiKey),
       payload: { site_id: site.snippet_key },
     });
     const token = minted.json().plaintext_token as string;
@@ -167,7 +163,7 @@ describe('crawler address ranges', () => {
     const report = await t.request({
       method: 'GET',
       url: `/v1/crawlers?site_id=${site.snippet_key}`,
-      headers: bearer(owner.apiKey),
+      headers: bearer(t.owner.apiKey),
     });
     expect(report.statusCode).toBe(200);
     const body = report.json();
@@ -209,11 +205,11 @@ describe('crawler address ranges', () => {
     t.clock.advance(7 * DAY_MS + MINUTE_MS);
     const stale = await ranges.current();
     expect(stale('GPTBot', '192.0.2.200')).toBeNull();
-    const site = await insertSite(t, owner.accountId, { domain: 'stale.example.com' });
+    const site = await insertSite(t, t.owner.accountId, { domain: 'stale.example.com' });
     const report = await t.request({
       method: 'GET',
       url: `/v1/crawlers?site_id=${site.snippet_key}`,
-      headers: bearer(owner.apiKey),
+      headers: bearer(t.owner.apiKey),
     });
     expect(report.json().address_checks).toContainEqual(
       expect.objectContaining({ crawler: 'GPTBot', ranges: 3, in_use: false }),

@@ -3,10 +3,10 @@
  * what is stored of a hit (no personal data), the limits of a batch, and the crawler report's
  * window, authorisation and figures, which must add up.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { collect, newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../lib/clock.js';
-import { bearer, createTestApp, mintKey, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { bearer, mintKey, useTestApp } from '../test/app.js';
 import { insertAccount, insertSite } from '../test/factories.js';
 
 const GPTBOT =
@@ -39,22 +39,16 @@ interface Report {
 }
 
 describe('crawler hits and the crawler report (contract)', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const dayOf = (offsetDays: number) => new Date(t.clock.now().getTime() + offsetDays * DAY_MS).toISOString();
   let domains = 0;
   async function siteWithToken() {
-    const site = await insertSite(t, owner.accountId, { domain: `crawl${++domains}.example.com` });
+    const site = await insertSite(t, t.owner.accountId, { domain: `crawl${++domains}.example.com` });
     const minted = await t.request({
       method: 'POST',
       url: '/v1/account/bot-tokens',
-      headers: bearer(owner.apiKey),
+      headers: bearer(t.owner.apiKey),
       payload: { site_id: site.snippet_key },
     });
     expect(minted.statusCode).toBe(201);
@@ -67,7 +61,7 @@ describe('crawler hits and the crawler report (contract)', () => {
       headers: { ...bearer(token), ...headers },
       payload: body,
     });
-  const readReport = async (siteKey: string, query = '', key = owner.apiKey) => {
+  const readReport = async (siteKey: string, query = '', key = t.owner.apiKey) => {
     const response = await t.request({
       method: 'GET',
       url: `/v1/crawlers?site_id=${siteKey}${query}`,
@@ -327,7 +321,7 @@ describe('crawler hits and the crawler report (contract)', () => {
       const event = await t.request({
         method: 'POST',
         url: '/v1/server/events',
-        headers: bearer(owner.apiKey),
+        headers: bearer(t.owner.apiKey),
         payload: { site_id: site.snippet_key, name: 'signup', visitor_id: buyer },
       });
       expect(event.statusCode).toBe(202);
@@ -346,11 +340,11 @@ describe('crawler hits and the crawler report (contract)', () => {
     });
 
     it('answers 401 without a key and 403 insufficient_scope naming stats:read to a key without it', async () => {
-      const site = await insertSite(t, owner.accountId);
+      const site = await insertSite(t, t.owner.accountId);
       const none = await t.request({ method: 'GET', url: `/v1/crawlers?site_id=${site.snippet_key}` });
       expect(none.statusCode).toBe(401);
       expect(none.json()).toMatchObject({ error: 'unauthorized' });
-      const writer = await mintKey(t, owner.cookie, { scopes: ['config:write', 'ingest:write'] });
+      const writer = await mintKey(t, t.owner.cookie, { scopes: ['config:write', 'ingest:write'] });
       const refused = await t.request({
         method: 'GET',
         url: `/v1/crawlers?site_id=${site.snippet_key}`,
@@ -365,13 +359,13 @@ describe('crawler hits and the crawler report (contract)', () => {
       const foreign = await t.request({
         method: 'GET',
         url: `/v1/crawlers?site_id=${rival.snippet_key}`,
-        headers: bearer(owner.apiKey),
+        headers: bearer(t.owner.apiKey),
       });
       expect(foreign.statusCode).toBe(404);
       expect(foreign.json()).toMatchObject({ error: 'not_found' });
-      const mine = await insertSite(t, owner.accountId);
-      const other = await insertSite(t, owner.accountId);
-      const scoped = await mintKey(t, owner.cookie, { scopes: ['stats:read'], site_id: mine.snippet_key });
+      const mine = await insertSite(t, t.owner.accountId);
+      const other = await insertSite(t, t.owner.accountId);
+      const scoped = await mintKey(t, t.owner.cookie, { scopes: ['stats:read'], site_id: mine.snippet_key });
       expect((await readReport(mine.snippet_key, '', scoped.api_key)).crawlers).toEqual([]);
       const outside = await t.request({
         method: 'GET',
@@ -388,18 +382,18 @@ describe('crawler hits and the crawler report (contract)', () => {
       ['an unknown attribution model', 'attribution_model=position_based', 'attribution_model'],
       ['an unknown parameter', 'page=2', undefined],
     ])('answers 422 validation_failed for %s', async (_label, query, field) => {
-      const site = await insertSite(t, owner.accountId);
+      const site = await insertSite(t, t.owner.accountId);
       const response = await t.request({
         method: 'GET',
         url: `/v1/crawlers?site_id=${site.snippet_key}&${query}`,
-        headers: bearer(owner.apiKey),
+        headers: bearer(t.owner.apiKey),
       });
       expect(response.statusCode).toBe(422);
       expect(response.json()).toMatchObject({ error: 'validation_failed', ...(field ? { field } : {}) });
     });
 
     it('accepts a window of exactly 365 days', async () => {
-      const site = await insertSite(t, owner.accountId);
+      const site = await insertSite(t, t.owner.accountId);
       const report = await readReport(site.snippet_key, '&from=2023-01-01&to=2023-12-31');
       expect(report).toMatchObject({ from: '2023-01-01', to: '2023-12-31' });
     });

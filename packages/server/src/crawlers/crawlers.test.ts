@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { collect, newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
 import { SECOND_MS } from '../lib/clock.js';
-import { bearer, createTestApp, login, mintKey, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { bearer, login, mintKey, useTestApp } from '../test/app.js';
 import { insertAccount, insertSite } from '../test/factories.js';
 
 const GPTBOT =
@@ -14,13 +14,7 @@ const CLAUDEBOT =
   'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)';
 
 describe('bot tokens and crawler hits', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const mint = (key: string, body: object) =>
     t.request({ method: 'POST', url: '/v1/account/bot-tokens', headers: bearer(key), payload: body });
@@ -28,8 +22,8 @@ describe('bot tokens and crawler hits', () => {
     t.request({ method: 'POST', url: '/v1/crawler/hits', headers: bearer(token), payload: { hits } });
 
   it('mints a token shown once, stores only its hash, and lists metadata', async () => {
-    const site = await insertSite(t, owner.accountId, { domain: 'docs.example.com' });
-    const response = await mint(owner.apiKey, { site_id: site.snippet_key, name: 'edge' });
+    const site = await insertSite(t, t.owner.accountId, { domain: 'docs.example.com' });
+    const response = await mint(t.owner.apiKey, { site_id: site.snippet_key, name: 'edge' });
     expect(response.statusCode).toBe(201);
     const body = response.json();
     expect(body).toMatchObject({ snippet_key: site.snippet_key, name: 'edge' });
@@ -40,7 +34,7 @@ describe('bot tokens and crawler hits', () => {
     const list = await t.request({
       method: 'GET',
       url: `/v1/account/bot-tokens?site_id=${site.snippet_key}`,
-      headers: bearer(owner.apiKey),
+      headers: bearer(t.owner.apiKey),
     });
     expect(list.statusCode).toBe(200);
     expect(list.body).not.toContain(body.plaintext_token);
@@ -51,14 +45,14 @@ describe('bot tokens and crawler hits', () => {
     const foreign = await t.request({
       method: 'GET',
       url: `/v1/account/bot-tokens?site_id=${rival.snippet_key}`,
-      headers: bearer(owner.apiKey),
+      headers: bearer(t.owner.apiKey),
     });
     expect(foreign.json()).toEqual({ bot_tokens: [] });
   });
 
   it('needs credentials:write and ingest:write, and an admin behind the key', async () => {
-    const site = await insertSite(t, owner.accountId, { domain: 'perm.example.com' });
-    const noIngest = await mintKey(t, owner.cookie, { scopes: ['credentials:write'] });
+    const site = await insertSite(t, t.owner.accountId, { domain: 'perm.example.com' });
+    const noIngest = await mintKey(t, t.owner.cookie, { scopes: ['credentials:write'] });
     const refused = await mint(noIngest.api_key, { site_id: site.snippet_key });
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ error: 'insufficient_scope', required_scope: 'ingest:write' });
@@ -67,7 +61,7 @@ describe('bot tokens and crawler hits', () => {
     await t.request({
       method: 'POST',
       url: '/v1/account/members',
-      headers: { cookie: owner.cookie },
+      headers: { cookie: t.owner.cookie },
       payload: { ...member, role: 'member' },
     });
     const memberKey = await mintKey(t, await login(t, member), {
@@ -83,29 +77,29 @@ describe('bot tokens and crawler hits', () => {
   });
 
   it('allows 5 active tokens per site', async () => {
-    const site = await insertSite(t, owner.accountId, { domain: 'limit.example.com' });
+    const site = await insertSite(t, t.owner.accountId, { domain: 'limit.example.com' });
     for (let i = 0; i < 5; i++)
-      expect((await mint(owner.apiKey, { site_id: site.snippet_key })).statusCode).toBe(201);
-    const sixth = await mint(owner.apiKey, { site_id: site.snippet_key });
+      expect((await mint(t.owner.apiKey, { site_id: site.snippet_key })).statusCode).toBe(201);
+    const sixth = await mint(t.owner.apiKey, { site_id: site.snippet_key });
     expect(sixth.statusCode).toBe(409);
     expect(sixth.json()).toMatchObject({ error: 'bot_token_limit_reached', limit: 5 });
   });
 
   it('accepts hits with a bot token only, and a revoked token stops within 60 seconds', async () => {
-    const site = await insertSite(t, owner.accountId, { domain: 'hits.example.com' });
-    const { id, plaintext_token: token } = (await mint(owner.apiKey, { site_id: site.snippet_key })).json();
+    const site = await insertSite(t, t.owner.accountId, { domain: 'hits.example.com' });
+    const { id, plaintext_token: token } = (await mint(t.owner.apiKey, { site_id: site.snippet_key })).json();
     const accepted = await report(token, [{ user_agent: GPTBOT, path: '/docs/a', status: 200 }]);
     expect(accepted.statusCode).toBe(202);
     expect(accepted.json()).toEqual({ accepted: 1 });
     expect(
       (await t.request({ method: 'GET', url: '/v1/account/keys', headers: bearer(token) })).statusCode,
     ).toBe(401);
-    expect((await report(owner.apiKey, [{ user_agent: GPTBOT, path: '/' }])).statusCode).toBe(401);
+    expect((await report(t.owner.apiKey, [{ user_agent: GPTBOT, path: '/' }])).statusCode).toBe(401);
 
     const revoked = await t.request({
       method: 'DELETE',
       url: `/v1/account/bot-tokens/${id}`,
-      headers: bearer(owner.apiKey),
+      headers: bearer(t.owner.apiKey),
     });
     expect(revoked.statusCode).toBe(200);
     expect(revoked.json()).toMatchObject({ id, revoked_at: expect.any(String) });
@@ -123,10 +117,10 @@ describe('bot tokens and crawler hits', () => {
     [{ hits: [{ user_agent: GPTBOT, path: '/', extra: 1 }] }, 'hits.0.extra'],
     [{ hits: Array.from({ length: 1001 }, () => ({ user_agent: GPTBOT, path: '/' })) }, 'hits'],
   ])('answers 422 naming the field (%#)', async (payload, field) => {
-    const site = await insertSite(t, owner.accountId, {
+    const site = await insertSite(t, t.owner.accountId, {
       domain: `v${Math.random().toString(36).slice(2)}.example.com`,
     });
-    const { plaintext_token: token } = (await mint(owner.apiKey, { site_id: site.snippet_key })).json();
+    const { plaintext_token: token } = (await mint(t.owner.apiKey, { site_id: site.snippet_key })).json();
     const response = await t.request({
       method: 'POST',
       url: '/v1/crawler/hits',
@@ -138,8 +132,8 @@ describe('bot tokens and crawler hits', () => {
   });
 
   it('reports crawling, assistant visits and purposes against an independent count', async () => {
-    const site = await insertSite(t, owner.accountId, { domain: 'loop.example.com' });
-    const { plaintext_token: token } = (await mint(owner.apiKey, { site_id: site.snippet_key })).json();
+    const site = await insertSite(t, t.owner.accountId, { domain: 'loop.example.com' });
+    const { plaintext_token: token } = (await mint(t.owner.apiKey, { site_id: site.snippet_key })).json();
     const hits: { user_agent: string; path: string }[] = [];
     const agents = [GPTBOT, CHATGPT_USER, CLAUDEBOT, 'curl/8.0'];
     for (let i = 0; i < 300; i++) hits.push({ user_agent: agents[i % 4] as string, path: `/docs/${i % 17}` });
@@ -153,7 +147,7 @@ describe('bot tokens and crawler hits', () => {
     const response = await t.request({
       method: 'GET',
       url: `/v1/crawlers?site_id=${site.snippet_key}`,
-      headers: bearer(owner.apiKey),
+      headers: bearer(t.owner.apiKey),
     });
     expect(response.statusCode).toBe(200);
     const body = response.json();
@@ -181,8 +175,8 @@ describe('bot tokens and crawler hits', () => {
   });
 
   it('counts as pages fetched only paths answered 2xx, and the other answers apart', async () => {
-    const site = await insertSite(t, owner.accountId, { domain: 'status.example.com' });
-    const { plaintext_token: token } = (await mint(owner.apiKey, { site_id: site.snippet_key })).json();
+    const site = await insertSite(t, t.owner.accountId, { domain: 'status.example.com' });
+    const { plaintext_token: token } = (await mint(t.owner.apiKey, { site_id: site.snippet_key })).json();
     const hits = [
       { user_agent: GPTBOT, path: '/docs', status: 200 },
       { user_agent: GPTBOT, path: '/docs', status: 200 },
@@ -203,7 +197,7 @@ describe('bot tokens and crawler hits', () => {
     const response = await t.request({
       method: 'GET',
       url: `/v1/crawlers?site_id=${site.snippet_key}`,
-      headers: bearer(owner.apiKey),
+      headers: bearer(t.owner.apiKey),
     });
     expect(response.statusCode).toBe(200);
     const body = response.json();
@@ -240,8 +234,8 @@ describe('bot tokens and crawler hits', () => {
   });
 
   it('fills in the answers apart for days counted before they were (migration 015), from the raw hits', async () => {
-    const site = await insertSite(t, owner.accountId, { domain: 'backfill.example.com' });
-    const { plaintext_token: token } = (await mint(owner.apiKey, { site_id: site.snippet_key })).json();
+    const site = await insertSite(t, t.owner.accountId, { domain: 'backfill.example.com' });
+    const { plaintext_token: token } = (await mint(t.owner.apiKey, { site_id: site.snippet_key })).json();
     const hits = [
       { user_agent: GPTBOT, path: '/kept', status: 200 },
       { user_agent: GPTBOT, path: '/gone', status: 404 },
@@ -254,7 +248,7 @@ describe('bot tokens and crawler hits', () => {
         await t.request({
           method: 'GET',
           url: `/v1/crawlers?site_id=${site.snippet_key}`,
-          headers: bearer(owner.apiKey),
+          headers: bearer(t.owner.apiKey),
         })
       )
         .json()
@@ -278,8 +272,8 @@ describe('bot tokens and crawler hits', () => {
   });
 
   it('closes the loop: credited payments and net revenue per AI operator', async () => {
-    const site = await insertSite(t, owner.accountId, { domain: 'money.example.com' });
-    const { plaintext_token: token } = (await mint(owner.apiKey, { site_id: site.snippet_key })).json();
+    const site = await insertSite(t, t.owner.accountId, { domain: 'money.example.com' });
+    const { plaintext_token: token } = (await mint(t.owner.apiKey, { site_id: site.snippet_key })).json();
     expect((await report(token, [{ user_agent: GPTBOT, path: '/pricing' }])).statusCode).toBe(202);
     const buyer = newVisitorId();
     await collect(
@@ -290,7 +284,7 @@ describe('bot tokens and crawler hits', () => {
       t.request({
         method: 'POST',
         url: '/v1/server/payments',
-        headers: bearer(owner.apiKey),
+        headers: bearer(t.owner.apiKey),
         payload: { site_id: site.snippet_key, ...body },
       });
     expect(
@@ -307,7 +301,7 @@ describe('bot tokens and crawler hits', () => {
     const response = await t.request({
       method: 'GET',
       url: `/v1/crawlers?site_id=${site.snippet_key}`,
-      headers: bearer(owner.apiKey),
+      headers: bearer(t.owner.apiKey),
     });
     const openai = response.json().operators.find((o: { operator: string }) => o.operator === 'OpenAI');
     expect(openai).toMatchObject({

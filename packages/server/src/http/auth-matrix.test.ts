@@ -3,10 +3,10 @@
  * accepts and the scope a key needs; adding a route means adding its row here.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../access/principal.js';
 import { DAY_MS } from '../lib/clock.js';
-import { bearer, createTestApp, login, mintKey, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { bearer, login, mintKey, useTestApp } from '../test/app.js';
 
 interface RouteCase {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -48,25 +48,22 @@ const ROUTES: RouteCase[] = [
 const ALL_SCOPES: Scope[] = ['stats:read', 'config:write', 'credentials:write', 'ingest:write'];
 
 describe('authentication matrix', () => {
-  let t: TestApp;
-  let owner: Owner;
+  const t = useTestApp();
   let revokedKey: string;
   let expiredKey: string;
   let memberCookie: string;
   let memberKey: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-    const revoked = await mintKey(t, owner.cookie, { scopes: ALL_SCOPES });
+    const revoked = await mintKey(t, t.owner.cookie, { scopes: ALL_SCOPES });
     await t.request({
       method: 'DELETE',
       url: `/v1/account/keys/${revoked.id}`,
-      headers: { cookie: owner.cookie },
+      headers: { cookie: t.owner.cookie },
     });
     revokedKey = revoked.api_key;
     expiredKey = (
-      await mintKey(t, owner.cookie, {
+      await mintKey(t, t.owner.cookie, {
         scopes: ALL_SCOPES,
         expires_at: new Date(t.clock.now().getTime() + DAY_MS).toISOString(),
       })
@@ -76,13 +73,12 @@ describe('authentication matrix', () => {
     await t.request({
       method: 'POST',
       url: '/v1/account/members',
-      headers: { cookie: owner.cookie },
+      headers: { cookie: t.owner.cookie },
       payload: { ...member, role: 'member' },
     });
     memberCookie = await login(t, member);
     memberKey = (await mintKey(t, memberCookie, { scopes: ALL_SCOPES })).api_key;
   });
-  afterAll(() => t.close());
 
   const send = (route: RouteCase, headers: Record<string, string>) =>
     t.request({
@@ -114,7 +110,7 @@ describe('authentication matrix', () => {
       if (route.scope) {
         it(`answers 403 naming ${route.scope} to a key without it`, async () => {
           const others = ALL_SCOPES.filter((scope) => scope !== route.scope);
-          const { api_key } = await mintKey(t, owner.cookie, { scopes: others });
+          const { api_key } = await mintKey(t, t.owner.cookie, { scopes: others });
           const response = await send(route, bearer(api_key));
           expect(response.statusCode).toBe(403);
           expect(response.json()).toEqual({
@@ -125,7 +121,7 @@ describe('authentication matrix', () => {
         });
       } else {
         it('answers 401 to a valid API key (session only)', async () => {
-          const response = await send(route, bearer(owner.apiKey));
+          const response = await send(route, bearer(t.owner.apiKey));
           expect(response.statusCode).toBe(401);
         });
       }
@@ -141,7 +137,7 @@ describe('authentication matrix', () => {
       }
 
       it('lets the owner through, by session', async () => {
-        const response = await send(route, { cookie: owner.cookie });
+        const response = await send(route, { cookie: t.owner.cookie });
         expect([200, 201, 204, 404]).toContain(response.statusCode);
       });
     });
@@ -153,13 +149,13 @@ describe('authentication matrix', () => {
 
     it('answers every API key, whatever its scopes, with the conversions area’s 401 (§7.5)', async () => {
       const keys: [string, Record<string, string>][] = [
-        ['the owner’s key', bearer(owner.apiKey)],
+        ['the owner’s key', bearer(t.owner.apiKey)],
         [
           'a key with stats:read only',
-          bearer((await mintKey(t, owner.cookie, { scopes: ['stats:read'] })).api_key),
+          bearer((await mintKey(t, t.owner.cookie, { scopes: ['stats:read'] })).api_key),
         ],
         ['a member’s key', bearer(memberKey)],
-        ['a key beside a valid session', { ...bearer(owner.apiKey), cookie: owner.cookie }],
+        ['a key beside a valid session', { ...bearer(t.owner.apiKey), cookie: t.owner.cookie }],
         ...BAD_CREDENTIALS.map(([name, headers]): [string, Record<string, string>] => [name, headers()]),
       ];
       for (const [name, headers] of keys) {
@@ -174,7 +170,7 @@ describe('authentication matrix', () => {
 
     it('lets a dashboard session through', async () => {
       // A site of no account: the session is accepted and the site refused (§7.5's 403).
-      expect((await conversions({ cookie: owner.cookie })).statusCode).toBe(403);
+      expect((await conversions({ cookie: t.owner.cookie })).statusCode).toBe(403);
     });
   });
 });

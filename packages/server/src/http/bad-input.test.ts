@@ -7,13 +7,12 @@
  */
 import { readFileSync } from 'node:fs';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../db/types.js';
 import { nextAddress } from '../goals/goals.fixtures.js';
 import { ALL_SCOPES, addOtherAccount, addSite, asKey, siteUuid } from '../sites/sites.fixtures.js';
-import { ADMIN, bearer, mintKey, SETUP_TOKEN, type TestApp } from '../test/app.js';
-import { startReceiver, type TestReceiver } from '../webhooks/webhooks.fixtures.js';
-import { createWebhookTestApp, type WebhookTestApp, webhookApi } from '../webhooks/webhooks.test-app.js';
+import { ADMIN, bearer, mintKey, SETUP_TOKEN } from '../test/app.js';
+import { useWebhookTestApp, webhookApi } from '../webhooks/webhooks.test-app.js';
 import {
   type Case,
   edit,
@@ -44,7 +43,8 @@ const CALLED_WITH: Record<string, 'nothing' | 'session' | 'bot token'> = {
 const LEAK =
   /\s{4}at |\bselect\b.*\bfrom\b|\binsert into\b|syntax error|violates|sqlstate|node_modules|\.[jt]s:\d/i;
 
-let t: TestApp;
+const w = useWebhookTestApp();
+const t = w.t;
 let f: {
   site: { key: string; uuid: string; domain: string };
   rival: { key: string; uuid: string };
@@ -302,15 +302,11 @@ async function snapshot() {
 }
 
 describe('malformed input on every operation', () => {
-  let wt: WebhookTestApp;
-  let receiver: TestReceiver;
   let before: Awaited<ReturnType<typeof snapshot>>;
 
   beforeAll(async () => {
-    wt = await createWebhookTestApp();
-    t = wt.t;
-    receiver = await startReceiver(wt.pki.leaf);
-    const { owner, site } = wt;
+    const receiver = await w.startReceiver();
+    const { owner, site } = w;
     const rival = await addOtherAccount(t);
     const rivalSite = await addSite(t, asKey(rival.apiKey), 'rival.example');
     const create = async (key: string, url: string, payload: object) => {
@@ -323,7 +319,7 @@ describe('malformed input on every operation', () => {
       site_id: rivalSite.site_id,
       name: 'signup',
     });
-    const webhook = await wt.api.add(receiver.url);
+    const webhook = await w.api.add(receiver.url);
     const rivalWebhook = await webhookApi(t, asKey(rival.apiKey), rivalSite.site_id).add(receiver.url);
     const bot = await create(owner.apiKey, '/v1/account/bot-tokens', { site_id: site.site_id });
     const rivalBot = await create(rival.apiKey, '/v1/account/bot-tokens', { site_id: rivalSite.site_id });
@@ -338,7 +334,7 @@ describe('malformed input on every operation', () => {
       headers[id] = bearer(tokens.at(-1) as string);
     }
     f = {
-      site: { key: site.site_id, uuid: wt.siteId, domain: site.domain },
+      site: { key: site.site_id, uuid: w.siteId, domain: site.domain },
       rival: { key: rivalSite.site_id, uuid: await siteUuid(t, rivalSite.site_id) },
       ours: {
         siteId: site.site_id,
@@ -367,10 +363,6 @@ describe('malformed input on every operation', () => {
       now: t.clock.now().toISOString(),
     };
     before = await snapshot();
-  });
-  afterAll(async () => {
-    await receiver?.close();
-    await wt?.close();
   });
 
   it('walks the document the app serves', async () => {

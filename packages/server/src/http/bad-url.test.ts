@@ -4,9 +4,9 @@
  * naming the parameter in its area's shape (interface §7.1, §7.2), never Fastify's own body with
  * an `FST_` code, and never echoes the URL or its query string.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addSite, asKey } from '../sites/sites.fixtures.js';
-import { bearer, createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { bearer, useTestApp } from '../test/app.js';
 import { MAX_PARAM_LENGTH } from './bad-url.js';
 
 const BAD_VALUES: [string, string][] = [
@@ -15,15 +15,11 @@ const BAD_VALUES: [string, string][] = [
 ];
 
 describe('path parameters the router refuses', () => {
-  let t: TestApp;
-  let owner: Owner;
+  const t = useTestApp();
   let siteKey: string;
   beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-    siteKey = (await addSite(t, asKey(owner.apiKey), 'bad-url.example')).site_id;
+    siteKey = (await addSite(t, asKey(t.owner.apiKey), 'bad-url.example')).site_id;
   });
-  afterAll(() => t.close());
 
   const withParams = () => t.app.registeredRoutes.filter((route) => route.url.includes('/:'));
 
@@ -42,7 +38,7 @@ describe('path parameters the router refuses', () => {
         const response = await t.request({
           method: route.method as 'GET',
           url: `${path}?site_id=${siteKey}&probe=query-echo-check`,
-          headers: bearer(owner.apiKey),
+          headers: bearer(t.owner.apiKey),
         });
         const label = `${route.method} ${route.url} (${param})`;
         const body = response.body;
@@ -65,7 +61,7 @@ describe('path parameters the router refuses', () => {
     const response = await t.request({
       method: 'DELETE',
       url: `/v1/goals/%ff?site_id=${siteKey}`,
-      headers: bearer(owner.apiKey),
+      headers: bearer(t.owner.apiKey),
     });
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({ error: 'validation_failed', message: expect.any(String), field: 'id' });

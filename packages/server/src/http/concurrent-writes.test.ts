@@ -7,12 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse as Response } from 'fastify';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../db/types.js';
 import { goalsClient } from '../goals/goals.fixtures.js';
 import { postPayment } from '../payments/payments.fixtures.js';
 import { ALL_SCOPES, addOtherAccount, asKey, postSite, updateAccount } from '../sites/sites.fixtures.js';
-import { bearer, createTestApp, mintKey, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { bearer, mintKey, type Owner, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import { webhookApi } from '../webhooks/webhooks.test-app.js';
 
@@ -48,17 +48,13 @@ function tally(responses: Response[]): Record<string, number> {
 }
 
 describe('concurrent writes', () => {
-  let t: TestApp;
-  let owner: Owner;
+  const t = useTestApp({ SITE_LIMIT: '4', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
   let rival: Owner;
   beforeAll(async () => {
-    t = await createTestApp({ SITE_LIMIT: '4', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
-    owner = await setUpOwner(t);
     // All but the site-cap case write to a second account, so the owner's count stays exact.
     rival = await addOtherAccount(t);
     await updateAccount(t, rival.accountId, { site_limit: 1000 });
   });
-  afterAll(() => t.close());
 
   /** Rows of `table` whose columns equal `where` (null: is null). */
   const countRows = (table: keyof DB, where: Record<string, unknown>) => async () => {
@@ -102,9 +98,9 @@ describe('concurrent writes', () => {
       return { send, rows: [countRows('sites', active), 1] };
     }),
     race('sites created past SITE_LIMIT', oneWins('201', '403 site_limit_reached'), async () => {
-      const active = countRows('sites', { account_id: owner.accountId, deleted_at: null });
-      for (let i = await active(); i < t.config.siteLimit - 1; i++) await insertSite(t, owner.accountId);
-      const auth = asKey(await freshKey(owner));
+      const active = countRows('sites', { account_id: t.owner.accountId, deleted_at: null });
+      for (let i = await active(); i < t.config.siteLimit - 1; i++) await insertSite(t, t.owner.accountId);
+      const auth = asKey(await freshKey(t.owner));
       const send = (i: number) => postSite(t, auth, { domain: `cap-${i}.example.com` });
       return { send, rows: [active, t.config.siteLimit] };
     }),

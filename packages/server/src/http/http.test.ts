@@ -1,16 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { bearer, useTestApp } from '../test/app.js';
 import { OPENAPI_FILE } from './openapi-document.js';
 
 describe('HTTP conventions', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('puts a request id and security headers on every response', async () => {
     const response = await t.request({ method: 'GET', url: '/healthz' });
@@ -53,7 +47,7 @@ describe('HTTP conventions', () => {
   });
 
   it('takes an empty JSON body as no body on a route that takes none, and refuses it elsewhere', async () => {
-    const json = { ...bearer(owner.apiKey), 'content-type': 'application/json' };
+    const json = { ...bearer(t.owner.apiKey), 'content-type': 'application/json' };
     const created = await t.request({
       method: 'POST',
       url: '/v1/sites',
@@ -87,12 +81,12 @@ describe('HTTP conventions', () => {
     const site = await t.request({
       method: 'POST',
       url: '/v1/sites',
-      headers: bearer(owner.apiKey),
+      headers: bearer(t.owner.apiKey),
       payload: { name: 'Sh\u0000op', domain: 'nul.example.com' },
     });
     expect(site.statusCode).toBe(422);
     expect(JSON.stringify(site.json())).not.toMatch(/invalid byte|0x00|sql/i);
-    const listed = await t.request({ method: 'GET', url: '/v1/sites', headers: bearer(owner.apiKey) });
+    const listed = await t.request({ method: 'GET', url: '/v1/sites', headers: bearer(t.owner.apiKey) });
     expect(JSON.stringify(listed.json())).not.toContain('nul.example.com');
   });
 
@@ -101,14 +95,14 @@ describe('HTTP conventions', () => {
   });
 
   it('keeps keys, cookies and emails out of the logs', async () => {
-    await t.request({ method: 'GET', url: '/v1/account/keys', headers: bearer(owner.apiKey) });
-    await t.request({ method: 'GET', url: '/v1/auth/me', headers: { cookie: owner.cookie } });
+    await t.request({ method: 'GET', url: '/v1/account/keys', headers: bearer(t.owner.apiKey) });
+    await t.request({ method: 'GET', url: '/v1/auth/me', headers: { cookie: t.owner.cookie } });
     await t.request({ method: 'GET', url: '/v1/account/keys', headers: bearer(`tk_live_${'q'.repeat(40)}`) });
     const logs = t.logs();
     expect(logs).toContain('"statusCode":401');
-    expect(logs).not.toContain(owner.apiKey);
+    expect(logs).not.toContain(t.owner.apiKey);
     expect(logs).not.toContain('q'.repeat(40));
-    expect(logs).not.toContain(owner.cookie.split('=')[1]);
+    expect(logs).not.toContain(t.owner.cookie.split('=')[1]);
     expect(logs).not.toContain('owner@example.com');
     expect(logs).not.toContain('127.0.0.1');
   });
@@ -129,11 +123,7 @@ describe('HTTP conventions', () => {
 });
 
 describe('rate limits', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({}, { owner: false });
 
   it('answers 429 with Retry-After once the per-address login budget is spent', async () => {
     const attempt = () =>
@@ -153,23 +143,18 @@ describe('rate limits', () => {
 });
 
 describe('per-credential rate limits', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('counts each credential on its own', async () => {
-    const owner = await setUpOwner(t);
     const other = await t.request({
       method: 'POST',
       url: '/v1/account/keys',
-      headers: bearer(owner.apiKey),
+      headers: bearer(t.owner.apiKey),
       payload: { name: 'second', scopes: ['credentials:write'] },
     });
     const list = (key: string) => t.request({ method: 'GET', url: '/v1/account/keys', headers: bearer(key) });
     let last = 0;
-    for (let i = 0; i < 61; i++) last = (await list(owner.apiKey)).statusCode;
+    for (let i = 0; i < 61; i++) last = (await list(t.owner.apiKey)).statusCode;
     expect(last).toBe(429);
     expect((await list(other.json().api_key)).statusCode).toBe(200);
   });

@@ -3,6 +3,9 @@
  * log line may hold any of the values sent or minted, and no response body may hold a
  * credential other than the one it exists to return once.
  */
+import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
 import pino, { type LoggerOptions } from 'pino';
@@ -10,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROME_UA, newEventId, newVisitorId } from '../ingest/ingest.fixtures.js';
 import { newTransactionId } from '../payments/payments.fixtures.js';
 import { ALL_SCOPES } from '../sites/sites.fixtures.js';
-import { bearer, createTestApp, SETUP_TOKEN, type TestApp } from '../test/app.js';
+import { bearer, SETUP_TOKEN, useTestApp } from '../test/app.js';
 import * as receivers from '../webhooks/webhooks.fixtures.js';
 import { buildLoggerOptions } from './logging.js';
 
@@ -49,7 +52,8 @@ function remember(name: string, value: string, prefix: string) {
 }
 
 describe('log privacy at trace level', () => {
-  let t: TestApp;
+  // The app's config names the CA file before the PKI is made in it (as useWebhookTestApp does).
+  const pkiFolder = path.join(tmpdir(), `touchtrail-pki-${randomUUID()}`);
   let pki: receivers.TestPki;
   let receiver: receivers.TestReceiver;
   const exchanges: { label: string; response: LightMyRequestResponse; returns: string[] }[] = [];
@@ -68,21 +72,24 @@ describe('log privacy at trace level', () => {
   }
 
   beforeAll(async () => {
-    pki = receivers.createTestPki();
+    pki = receivers.createTestPki(pkiFolder);
     receiver = await receivers.startReceiver(pki.leaf, (_request, response) =>
       response.writeHead(200).end('pong'),
     );
-    t = await createTestApp({
-      LOG_LEVEL: 'trace',
-      TRUST_PROXY: 'true',
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      NODE_EXTRA_CA_CERTS: pki.caFile,
-    });
   });
   afterAll(async () => {
     await receiver.close();
     pki.remove();
   });
+  const t = useTestApp(
+    {
+      LOG_LEVEL: 'trace',
+      TRUST_PROXY: 'true',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      NODE_EXTRA_CA_CERTS: receivers.pkiCaFile(pkiFolder),
+    },
+    { owner: false },
+  );
 
   it('drives setup, sign-in, keys, ingest, payments, webhooks, bot tokens and failures', async () => {
     const setup = { setup_token: SETUP_TOKEN, ...OWNER, account_name: 'Acme' };
@@ -238,11 +245,7 @@ describe('the logger’s redaction', () => {
 describe('the log line of a refused body', () => {
   const EMAIL_KEY = 'leak.probe@example.com';
   const LONG_KEY = `Long-Key-${'k'.repeat(20_000)}`;
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ LOG_LEVEL: 'trace' });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ LOG_LEVEL: 'trace' }, { owner: false });
 
   it('names the problem and where, never the field names the client chose', async () => {
     const setup = { setup_token: SETUP_TOKEN, ...OWNER, account_name: 'Acme' };

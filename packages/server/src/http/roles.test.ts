@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect, newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
-import { bearer, createTestApp, type TestApp } from '../test/app.js';
+import { bearer, type TestApp, useTestApp } from '../test/app.js';
 import { insertAccount, insertSite } from '../test/factories.js';
 import { prepareServerProcess, SERVER_MAIN, type ServerProcess } from '../test/server-process.js';
 import { roleFromArgs, runsBackgroundJobs, type ServerRole } from './roles.js';
@@ -47,13 +47,11 @@ describe('--role', () => {
 });
 
 describe.each<ServerRole>(['api', 'ingest', 'worker'])('a process in the %s role', (role) => {
-  let t: TestApp;
+  const t = useTestApp({}, { role, owner: false });
   let owner: { accountId: string; apiKey: string };
   beforeAll(async () => {
-    t = await createTestApp({}, { role });
     owner = await ownerWithKey(t);
   });
-  afterAll(() => t.close());
 
   it('answers its own routes and the health checks, and 404 to the rest', async () => {
     const status = async (options: Parameters<TestApp['request']>[0]) =>

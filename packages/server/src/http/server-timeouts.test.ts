@@ -4,9 +4,9 @@
  * but legitimate 600 KB upload, and one address opening more connections than it may.
  */
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addSite, asKey } from '../sites/sites.fixtures.js';
-import { bearer, createTestApp, setUpOwner, type TestApp } from '../test/app.js';
+import { bearer, type TestApp, useTestApp } from '../test/app.js';
 
 /** How long a test waits for the server to act before calling it stuck (not a measured figure). */
 const STUCK_AFTER_MS = 20_000;
@@ -60,16 +60,14 @@ const portOf = (t: TestApp) => (t.app.server.address() as net.AddressInfo).port;
 const HEALTH = 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
 
 describe('server timeouts', () => {
-  let t: TestApp;
+  const t = useTestApp({
+    REQUEST_TIMEOUT_MS: '5000',
+    HEADERS_TIMEOUT_MS: '500',
+    KEEP_ALIVE_TIMEOUT_MS: '300',
+  });
   beforeAll(async () => {
-    t = await createTestApp({
-      REQUEST_TIMEOUT_MS: '5000',
-      HEADERS_TIMEOUT_MS: '500',
-      KEEP_ALIVE_TIMEOUT_MS: '300',
-    });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
   });
-  afterAll(() => t.close());
 
   it('answers a body that never completes with 408 and closes the connection', async () => {
     const client = await connect(portOf(t));
@@ -99,12 +97,11 @@ describe('server timeouts', () => {
   });
 
   it('takes a slow 600 KB upload that outlasts the headers timeout but not the request timeout', async () => {
-    const owner = await setUpOwner(t);
-    const site = await addSite(t, asKey(owner.apiKey), 'slow-upload.example');
+    const site = await addSite(t, asKey(t.owner.apiKey), 'slow-upload.example');
     const bot = await t.request({
       method: 'POST',
       url: '/v1/account/bot-tokens',
-      headers: bearer(owner.apiKey),
+      headers: bearer(t.owner.apiKey),
       payload: { site_id: site.site_id },
     });
     const hit = { user_agent: 'GPTBot/1.2', path: `/${'p'.repeat(3000)}` };
@@ -130,12 +127,10 @@ describe('server timeouts', () => {
 });
 
 describe('connections per address', () => {
-  let t: TestApp;
+  const t = useTestApp({ MAX_CONNECTIONS_PER_ADDRESS: '2' }, { owner: false });
   beforeAll(async () => {
-    t = await createTestApp({ MAX_CONNECTIONS_PER_ADDRESS: '2' });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
   });
-  afterAll(() => t.close());
 
   it('closes a connection over the bound at once, and takes one again after another closes', async () => {
     const first = await connect(portOf(t));

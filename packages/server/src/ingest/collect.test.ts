@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { MINUTE_MS } from '../lib/clock.js';
-import { createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { type TestApp, useTestApp } from '../test/app.js';
 import { insertAccount, insertSite } from '../test/factories.js';
 import {
   CHROME_UA,
@@ -14,13 +14,7 @@ import {
 } from './ingest.fixtures.js';
 
 describe('POST /v1/collect', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp({ TRUST_PROXY: 'true' });
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ TRUST_PROXY: 'true' });
 
   // Each test gets its own account, so every site can be shop.example.com.
   const newSite = async () =>
@@ -287,7 +281,7 @@ describe('POST /v1/collect', () => {
     );
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({ error: 'not_found' });
-    const deleted = await insertSite(t, owner.accountId, { domain: 'gone.example.com', deleted: true });
+    const deleted = await insertSite(t, t.owner.accountId, { domain: 'gone.example.com', deleted: true });
     const response = await collect(
       t,
       pageview(deleted.snippet_key, newVisitorId(), 'https://gone.example.com/'),

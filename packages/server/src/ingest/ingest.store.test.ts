@@ -1,20 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lockIdOf, sortedLockIds } from '../db/advisory-locks.js';
-import { createTestApp, setUpOwner, type TestApp } from '../test/app.js';
+import { useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import { newEventId, newVisitorId } from './ingest.fixtures.js';
 import { type IngestRow, ingestBatch, type SiteFacts } from './ingest.store.js';
 
 describe('the ingest batch call (touchtrail_ingest)', () => {
-  let t: TestApp;
-  let accountId: string;
-  beforeAll(async () => {
-    t = await createTestApp();
-    accountId = (await setUpOwner(t)).accountId;
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const pageviewRow = (ord: number, snippetKey: string, eventId = newEventId()): IngestRow => ({
     ord,
@@ -49,8 +43,8 @@ describe('the ingest batch call (touchtrail_ingest)', () => {
       .executeTakeFirstOrThrow();
 
   it('answers a code per item, in order: recorded, duplicate, unknown site, site deleted', async () => {
-    const site = await insertSite(t, accountId);
-    const deleted = await insertSite(t, accountId, { deleted: true });
+    const site = await insertSite(t, t.owner.accountId);
+    const deleted = await insertSite(t, t.owner.accountId, { deleted: true });
     const facts = [await factsOf(site.id), await factsOf(deleted.id)];
     const repeated = newEventId();
     const first = await call(facts, [
@@ -66,7 +60,7 @@ describe('the ingest batch call (touchtrail_ingest)', () => {
   });
 
   it('writes nothing of an item whose site facts changed, and answers the current facts', async () => {
-    const site = await insertSite(t, accountId);
+    const site = await insertSite(t, t.owner.accountId);
     const current = await factsOf(site.id);
     const result = await call(
       [{ ...current, currency: current.currency === 'JPY' ? 'USD' : 'JPY' }],
@@ -84,7 +78,7 @@ describe('the ingest batch call (touchtrail_ingest)', () => {
   });
 
   it('never moves the last activity of a visit back for an item committed late', async () => {
-    const site = await insertSite(t, accountId);
+    const site = await insertSite(t, t.owner.accountId);
     const facts = [await factsOf(site.id)];
     const first = pageviewRow(1, site.snippet_key);
     const at = first.occurred_ms;

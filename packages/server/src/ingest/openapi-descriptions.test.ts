@@ -4,8 +4,8 @@
  * left to guesswork. Scoped to these operations: most of the rest of the document is not described
  * yet, and shared error bodies (`http/schemas.ts`) are left out.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../test/app.js';
 
 interface Schema {
   description?: string;
@@ -35,13 +35,11 @@ type Content = { content?: Record<string, { schema: Schema }> };
 type Operation = { requestBody?: Content; responses?: Record<string, Content> };
 
 describe('descriptions in the OpenAPI document', () => {
-  let t: TestApp;
+  const t = useTestApp({}, { owner: false });
   let paths: Record<string, Record<string, Operation>>;
   beforeAll(async () => {
-    t = await createTestApp();
     paths = (await t.request({ method: 'GET', url: '/v1/openapi.json' })).json().paths;
   });
-  afterAll(() => t.close());
 
   const bodyOf = (method: string, path: string) =>
     paths[path]?.[method]?.requestBody?.content?.['application/json']?.schema;

@@ -1,22 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, mintKey, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { bearer, createTestApp, mintKey, setUpOwner, useTestApp } from '../test/app.js';
 import { insertAccount, insertSite } from '../test/factories.js';
 import { collect, newVisitorId, pageview } from './ingest.fixtures.js';
 
 describe('POST /v1/server/events', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const post = (key: string, payload: object) =>
     t.request({ method: 'POST', url: '/v1/server/events', headers: bearer(key), payload });
 
   it('records a server event on the visitor’s open visit, links the person and counts an event_id once', async () => {
-    const site = await insertSite(t, owner.accountId, { domain: 'app.example.org' });
+    const site = await insertSite(t, t.owner.accountId, { domain: 'app.example.org' });
     const vid = newVisitorId();
     await collect(
       t,
@@ -32,10 +26,10 @@ describe('POST /v1/server/events', () => {
       currency: 'JPY',
       event_id: 'order-1001',
     };
-    const first = await post(owner.apiKey, body);
+    const first = await post(t.owner.apiKey, body);
     expect(first.statusCode).toBe(202);
     expect(first.json()).toEqual({ status: 'recorded', event_id: 'order-1001' });
-    const again = await post(owner.apiKey, body);
+    const again = await post(t.owner.apiKey, body);
     expect(again.json()).toEqual({ status: 'duplicate', event_id: 'order-1001' });
 
     const events = await t.database.db
@@ -63,9 +57,9 @@ describe('POST /v1/server/events', () => {
   });
 
   it('uses the site currency when none is given and rejects a timestamp more than a day ahead', async () => {
-    const site = await insertSite(t, owner.accountId, { domain: 'b.example.org' });
+    const site = await insertSite(t, t.owner.accountId, { domain: 'b.example.org' });
     expect(
-      (await post(owner.apiKey, { site_id: site.snippet_key, name: 'lead', value: 12.5 })).statusCode,
+      (await post(t.owner.apiKey, { site_id: site.snippet_key, name: 'lead', value: 12.5 })).statusCode,
     ).toBe(202);
     const event = await t.database.db
       .selectFrom('events')
@@ -75,22 +69,22 @@ describe('POST /v1/server/events', () => {
     expect(event).toMatchObject({ value_minor: 1250, currency: 'USD', visit_id: null });
 
     const future = new Date(t.clock.now().getTime() + 25 * 3600_000).toISOString();
-    const late = await post(owner.apiKey, { site_id: site.snippet_key, name: 'lead', timestamp: future });
+    const late = await post(t.owner.apiKey, { site_id: site.snippet_key, name: 'lead', timestamp: future });
     expect(late.statusCode).toBe(422);
     expect(late.json()).toMatchObject({ error: 'validation_failed', field: 'timestamp' });
   });
 
   it('keeps to the key’s coverage: 404 for another account or another site, 403 without ingest:write', async () => {
-    const mine = await insertSite(t, owner.accountId, { domain: 'c.example.org' });
-    const other = await insertSite(t, owner.accountId, { domain: 'd.example.org' });
+    const mine = await insertSite(t, t.owner.accountId, { domain: 'c.example.org' });
+    const other = await insertSite(t, t.owner.accountId, { domain: 'd.example.org' });
     const rival = await insertSite(t, (await insertAccount(t)).accountId, { domain: 'c.example.org' });
-    expect((await post(owner.apiKey, { site_id: rival.snippet_key, name: 'lead' })).statusCode).toBe(404);
+    expect((await post(t.owner.apiKey, { site_id: rival.snippet_key, name: 'lead' })).statusCode).toBe(404);
 
-    const scoped = await mintKey(t, owner.cookie, { scopes: ['ingest:write'], site_id: mine.snippet_key });
+    const scoped = await mintKey(t, t.owner.cookie, { scopes: ['ingest:write'], site_id: mine.snippet_key });
     expect((await post(scoped.api_key, { site_id: mine.snippet_key, name: 'lead' })).statusCode).toBe(202);
     expect((await post(scoped.api_key, { site_id: other.snippet_key, name: 'lead' })).statusCode).toBe(404);
 
-    const readOnly = await mintKey(t, owner.cookie, { scopes: ['stats:read'] });
+    const readOnly = await mintKey(t, t.owner.cookie, { scopes: ['stats:read'] });
     const refused = await post(readOnly.api_key, { site_id: mine.snippet_key, name: 'lead' });
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ error: 'insufficient_scope', required_scope: 'ingest:write' });
@@ -98,7 +92,7 @@ describe('POST /v1/server/events', () => {
     const session = await t.request({
       method: 'POST',
       url: '/v1/server/events',
-      headers: { cookie: owner.cookie },
+      headers: { cookie: t.owner.cookie },
       payload: { site_id: mine.snippet_key, name: 'lead' },
     });
     expect(session.statusCode).toBe(401);
@@ -111,8 +105,8 @@ describe('POST /v1/server/events', () => {
   });
 
   it('answers 429 quota_exceeded for a site scheduled for deletion', async () => {
-    const site = await insertSite(t, owner.accountId, { domain: 'e.example.org', deleted: true });
-    const response = await post(owner.apiKey, { site_id: site.snippet_key, name: 'lead' });
+    const site = await insertSite(t, t.owner.accountId, { domain: 'e.example.org', deleted: true });
+    const response = await post(t.owner.apiKey, { site_id: site.snippet_key, name: 'lead' });
     expect(response.statusCode).toBe(429);
     expect(response.json()).toMatchObject({ error: 'quota_exceeded' });
   });
@@ -128,10 +122,10 @@ describe('POST /v1/server/events', () => {
     [{ name: 'lead', properties: { nested: { a: 1 } } }, 'properties.nested'],
     [{ name: 'lead', visitor: 'x' }, 'visitor'],
   ])('answers 422 naming the field for %j', async (override, field) => {
-    const site = await insertSite(t, owner.accountId, {
+    const site = await insertSite(t, t.owner.accountId, {
       domain: `f${Math.random().toString(36).slice(2)}.example.org`,
     });
-    const response = await post(owner.apiKey, { site_id: site.snippet_key, ...override });
+    const response = await post(t.owner.apiKey, { site_id: site.snippet_key, ...override });
     expect(response.statusCode).toBe(422);
     expect(response.json()).toMatchObject({ error: 'validation_failed', field });
   });

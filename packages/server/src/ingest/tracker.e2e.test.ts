@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { useTestApp } from '../test/app.js';
 import { launchChromium } from '../test/chromium.js';
 import { insertSite } from '../test/factories.js';
 import { CHROME_UA } from './ingest.fixtures.js';
@@ -32,8 +32,7 @@ function servePages(apiBase: string, snippetKey: string, cookieDomain?: string):
 }
 
 describe('tracker in a real browser against the real server', () => {
-  let t: TestApp;
-  let owner: Owner;
+  const t = useTestApp();
   let browser: Browser;
   let apiBase: string;
 
@@ -47,8 +46,6 @@ describe('tracker in a real browser against the real server', () => {
         },
       );
     }
-    t = await createTestApp();
-    owner = await setUpOwner(t);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.server.address() as { port: number };
     apiBase = `http://127.0.0.1:${address.port}`;
@@ -57,11 +54,10 @@ describe('tracker in a real browser against the real server', () => {
 
   afterAll(async () => {
     await browser?.close();
-    await t?.close();
   });
 
   async function visit(cookieDomain?: string) {
-    const site = await insertSite(t, owner.accountId, {
+    const site = await insertSite(t, t.owner.accountId, {
       domain: `${Math.random().toString(36).slice(2, 8)}.${PAGE_HOST}`,
     });
     const pages = await servePages(apiBase, site.snippet_key, cookieDomain);

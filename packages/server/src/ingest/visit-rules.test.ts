@@ -3,9 +3,9 @@
  * ingest batch with crafted items. Each case runs twice, as one batch and as one batch per
  * item, so the rule holds both within a batch and from the visit stored by an earlier one.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sortedLockIds } from '../db/advisory-locks.js';
-import { createTestApp, setUpOwner, type TestApp } from '../test/app.js';
+import { useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import { newEventId, newVisitorId } from './ingest.fixtures.js';
 import { type IngestRow, ingestBatch, type SiteFacts } from './ingest.store.js';
@@ -75,12 +75,10 @@ const CASES: { rule: string; steps: Step[]; visits: (number | null)[]; pageviews
 ];
 
 describe('the visit rules in touchtrail_ingest_visits', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let site: SiteFacts & { id: string };
   beforeAll(async () => {
-    t = await createTestApp();
-    const { accountId } = await setUpOwner(t);
-    const inserted = await insertSite(t, accountId);
+    const inserted = await insertSite(t, t.owner.accountId);
     site = {
       id: inserted.id,
       ...(await t.database.db
@@ -90,7 +88,6 @@ describe('the visit rules in touchtrail_ingest_visits', () => {
         .executeTakeFirstOrThrow()),
     };
   });
-  afterAll(() => t.close());
 
   const rowsOf = (steps: Step[]): IngestRow[] => {
     const visitorId = newVisitorId();

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DAY_MS, MINUTE_MS } from '../lib/clock.js';
 import { sha256Hex } from '../lib/secrets.js';
-import { bearer, createTestApp, login, mintKey, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { bearer, login, mintKey, useTestApp } from '../test/app.js';
 import { insertAccount, insertSite } from '../test/factories.js';
 
 describe('API keys', () => {
-  let t: TestApp;
-  let owner: Owner;
+  const t = useTestApp();
   // One app for the file: each test works on keys and sites of its own.
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
 
   const listWith = (key: string) =>
     t.request({ method: 'GET', url: '/v1/account/keys', headers: bearer(key) });
@@ -20,7 +14,7 @@ describe('API keys', () => {
     t.request({ method: 'POST', url: '/v1/account/keys', headers: bearer(key), payload });
 
   it('creates a key shown once, stores only its hash, and lists metadata', async () => {
-    const created = await createWith(owner.apiKey, { name: 'Reporting', scopes: ['stats:read'] });
+    const created = await createWith(t.owner.apiKey, { name: 'Reporting', scopes: ['stats:read'] });
     expect(created.statusCode).toBe(201);
     const body = created.json();
     expect(body.api_key).toMatch(/^tk_live_[0-9A-Za-z]{40}$/);
@@ -28,7 +22,7 @@ describe('API keys', () => {
       name: 'Reporting',
       scopes: ['stats:read'],
       site_id: null,
-      created_by: owner.userId,
+      created_by: t.owner.userId,
     });
     expect(body.prefix).toBe(body.api_key.slice(0, 12));
 
@@ -40,7 +34,7 @@ describe('API keys', () => {
     expect(row.key_hash).toBe(sha256Hex(body.api_key));
     expect(JSON.stringify(row)).not.toContain(body.api_key);
 
-    const list = await listWith(owner.apiKey);
+    const list = await listWith(t.owner.apiKey);
     expect(list.statusCode).toBe(200);
     const text = list.body;
     expect(text).not.toContain(body.api_key);
@@ -49,7 +43,7 @@ describe('API keys', () => {
   });
 
   it('never mints a key more capable than the caller', async () => {
-    const weak = await mintKey(t, owner.cookie, { scopes: ['credentials:write', 'stats:read'] });
+    const weak = await mintKey(t, t.owner.cookie, { scopes: ['credentials:write', 'stats:read'] });
     const stronger = await createWith(weak.api_key, { name: 'x', scopes: ['stats:read', 'config:write'] });
     expect(stronger.statusCode).toBe(403);
     expect(stronger.json()).toMatchObject({ error: 'insufficient_scope', required_scope: 'config:write' });
@@ -57,7 +51,7 @@ describe('API keys', () => {
   });
 
   it('reports a scope the caller lacks before a site it cannot reach', async () => {
-    const weak = await mintKey(t, owner.cookie, { scopes: ['credentials:write', 'stats:read'] });
+    const weak = await mintKey(t, t.owner.cookie, { scopes: ['credentials:write', 'stats:read'] });
     const rival = await insertAccount(t);
     const theirs = await insertSite(t, rival.accountId);
     const response = await createWith(weak.api_key, {
@@ -70,9 +64,9 @@ describe('API keys', () => {
   });
 
   it('lets a site-scoped key mint only for its own site', async () => {
-    const site = await insertSite(t, owner.accountId);
-    const other = await insertSite(t, owner.accountId);
-    const scoped = await mintKey(t, owner.cookie, {
+    const site = await insertSite(t, t.owner.accountId);
+    const other = await insertSite(t, t.owner.accountId);
+    const scoped = await mintKey(t, t.owner.cookie, {
       scopes: ['credentials:write', 'stats:read'],
       site_id: site.snippet_key,
     });
@@ -103,9 +97,9 @@ describe('API keys', () => {
   it('answers 404 for a site of another account or one scheduled for deletion', async () => {
     const rival = await insertAccount(t);
     const theirs = await insertSite(t, rival.accountId);
-    const deleted = await insertSite(t, owner.accountId, { deleted: true });
+    const deleted = await insertSite(t, t.owner.accountId, { deleted: true });
     for (const site of [theirs, deleted]) {
-      const response = await createWith(owner.apiKey, {
+      const response = await createWith(t.owner.apiKey, {
         name: 'x',
         scopes: ['stats:read'],
         site_id: site.snippet_key,
@@ -115,18 +109,18 @@ describe('API keys', () => {
   });
 
   it('refuses revoked and expired keys with 401', async () => {
-    const revoked = await mintKey(t, owner.cookie, { scopes: ['credentials:write'] });
+    const revoked = await mintKey(t, t.owner.cookie, { scopes: ['credentials:write'] });
     expect((await listWith(revoked.api_key)).statusCode).toBe(200);
     const revoke = await t.request({
       method: 'DELETE',
       url: `/v1/account/keys/${revoked.id}`,
-      headers: bearer(owner.apiKey),
+      headers: bearer(t.owner.apiKey),
     });
     expect(revoke.statusCode).toBe(204);
     expect(revoke.body).toBe('');
     expect((await listWith(revoked.api_key)).statusCode).toBe(401);
 
-    const expiring = await mintKey(t, owner.cookie, {
+    const expiring = await mintKey(t, t.owner.cookie, {
       scopes: ['credentials:write'],
       expires_at: new Date(t.clock.now().getTime() + DAY_MS).toISOString(),
     });
@@ -143,17 +137,17 @@ describe('API keys', () => {
         await t.database.db
           .selectFrom('api_keys')
           .select('last_used_at')
-          .where('key_hash', '=', sha256Hex(owner.apiKey))
+          .where('key_hash', '=', sha256Hex(t.owner.apiKey))
           .executeTakeFirstOrThrow()
       ).last_used_at;
-    await listWith(owner.apiKey);
+    await listWith(t.owner.apiKey);
     const first = await readLastUsed();
     expect(first).not.toBeNull();
     t.clock.advance(30_000);
-    await listWith(owner.apiKey);
+    await listWith(t.owner.apiKey);
     expect(await readLastUsed()).toEqual(first);
     t.clock.advance(MINUTE_MS);
-    await listWith(owner.apiKey);
+    await listWith(t.owner.apiKey);
     expect((await readLastUsed())?.getTime()).toBeGreaterThan(first?.getTime() ?? 0);
   });
 
@@ -169,7 +163,7 @@ describe('API keys', () => {
     [{ name: 'x'.repeat(101), scopes: ['stats:read'] }, 'name'],
     [{ name: 'x', scopes: ['stats:read'], admin: true }, 'admin'],
   ])('answers bad bodies with 422 naming the field (%j)', async (payload, field) => {
-    const response = await createWith(owner.apiKey, payload);
+    const response = await createWith(t.owner.apiKey, payload);
     expect(response.statusCode).toBe(422);
     expect(response.json()).toMatchObject({ error: 'validation_failed', field });
   });
@@ -179,12 +173,12 @@ describe('API keys', () => {
     await t.request({
       method: 'POST',
       url: '/v1/account/members',
-      headers: { cookie: owner.cookie },
+      headers: { cookie: t.owner.cookie },
       payload: { ...member, role: 'member' },
     });
     const memberCookie = await login(t, member);
     const own = await mintKey(t, memberCookie, { scopes: ['stats:read'] });
-    const ownersKey = await mintKey(t, owner.cookie, { scopes: ['stats:read'] });
+    const ownersKey = await mintKey(t, t.owner.cookie, { scopes: ['stats:read'] });
     const revoke = (id: string) =>
       t.request({ method: 'DELETE', url: `/v1/account/keys/${id}`, headers: { cookie: memberCookie } });
     expect((await revoke(ownersKey.id)).statusCode).toBe(403);
@@ -204,13 +198,13 @@ describe('API keys', () => {
     const foreign = await t.request({
       method: 'DELETE',
       url: `/v1/account/keys/${rivalKey.id}`,
-      headers: bearer(owner.apiKey),
+      headers: bearer(t.owner.apiKey),
     });
     expect(foreign.statusCode).toBe(404);
     const malformed = await t.request({
       method: 'DELETE',
       url: '/v1/account/keys/not-a-uuid',
-      headers: bearer(owner.apiKey),
+      headers: bearer(t.owner.apiKey),
     });
     expect(malformed.statusCode).toBe(422);
     expect(malformed.json()).toMatchObject({ error: 'validation_failed', field: 'id' });

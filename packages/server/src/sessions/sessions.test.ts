@@ -1,22 +1,22 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS } from '../lib/clock.js';
-import { ADMIN, createTestApp, login, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { ADMIN, login, useTestApp } from '../test/app.js';
 
 describe('dashboard sign-in', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeEach(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterEach(() => t.close());
+  const t = useTestApp();
 
   const me = (cookie: string) => t.request({ method: 'GET', url: '/v1/auth/me', headers: { cookie } });
+  /** A session of the owner's own for a test that ends, ages or compares it. */
+  const signIn = async () => ({ cookie: await login(t, ADMIN) });
 
   it('signs in with a HttpOnly, SameSite=Lax session cookie and answers /me', async () => {
     const response = await t.request({ method: 'POST', url: '/v1/auth/login', payload: ADMIN });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ user_id: owner.userId, account_id: owner.accountId, role: 'admin' });
+    expect(response.json()).toEqual({
+      user_id: t.owner.userId,
+      account_id: t.owner.accountId,
+      role: 'admin',
+    });
     const cookie = response.cookies.find((c) => c.name === 'tt_session');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
     expect(cookie?.secure).toBeFalsy();
@@ -24,21 +24,10 @@ describe('dashboard sign-in', () => {
     const profile = await me(`tt_session=${cookie?.value}`);
     expect(profile.statusCode).toBe(200);
     expect(profile.json()).toMatchObject({
-      user: { id: owner.userId, email: ADMIN.email },
+      user: { id: t.owner.userId, email: ADMIN.email },
       role: 'admin',
-      account: { id: owner.accountId, name: 'Acme', site_limit: 100, region: 'us' },
+      account: { id: t.owner.accountId, name: 'Acme', site_limit: 100, region: 'us' },
     });
-  });
-
-  it('marks the cookie Secure when PUBLIC_URL is https', async () => {
-    const secure = await createTestApp({ PUBLIC_URL: 'https://stats.example.com' });
-    try {
-      await setUpOwner(secure);
-      const response = await secure.request({ method: 'POST', url: '/v1/auth/login', payload: ADMIN });
-      expect(response.cookies.find((c) => c.name === 'tt_session')?.secure).toBe(true);
-    } finally {
-      await secure.close();
-    }
   });
 
   it('answers a wrong password and an unknown email alike', async () => {
@@ -77,6 +66,7 @@ describe('dashboard sign-in', () => {
   });
 
   it('ends the session on logout', async () => {
+    const owner = await signIn();
     const logout = await t.request({
       method: 'POST',
       url: '/v1/auth/logout',
@@ -87,6 +77,7 @@ describe('dashboard sign-in', () => {
   });
 
   it('expires a session after 7 idle days, and keeps an active one alive', async () => {
+    const owner = await signIn();
     t.clock.advance(6 * DAY_MS);
     expect((await me(owner.cookie)).statusCode).toBe(200);
     t.clock.advance(6 * DAY_MS);
@@ -102,6 +93,7 @@ describe('dashboard sign-in', () => {
   });
 
   it('stores sessions hashed, never the cookie value', async () => {
+    const owner = await signIn();
     const value = owner.cookie.split('=')[1] as string;
     const rows = await t.database.db.selectFrom('dashboard_sessions').select('token_hash').execute();
     expect(rows.length).toBeGreaterThan(0);
@@ -120,9 +112,19 @@ describe('dashboard sign-in', () => {
   });
 
   it('a second login makes a second independent session', async () => {
+    const owner = await signIn();
     const second = await login(t, ADMIN);
     expect(second).not.toBe(owner.cookie);
     await t.request({ method: 'POST', url: '/v1/auth/logout', headers: { cookie: second } });
     expect((await me(owner.cookie)).statusCode).toBe(200);
+  });
+});
+
+describe('dashboard sign-in behind https', () => {
+  const t = useTestApp({ PUBLIC_URL: 'https://stats.example.com' });
+
+  it('marks the cookie Secure when PUBLIC_URL is https', async () => {
+    const response = await t.request({ method: 'POST', url: '/v1/auth/login', payload: ADMIN });
+    expect(response.cookies.find((c) => c.name === 'tt_session')?.secure).toBe(true);
   });
 });

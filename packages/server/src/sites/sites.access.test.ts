@@ -1,9 +1,10 @@
 /** Who reaches which site (interface §5): admins, members, single-site keys, other accounts, UUIDs. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, mintKey, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { bearer, mintKey, type Owner, useTestApp } from '../test/app.js';
 import {
   ALL_SCOPES,
   type Auth,
+  addAccount,
   addOtherAccount,
   addPerson,
   addSite,
@@ -15,15 +16,13 @@ import {
 } from './sites.fixtures.js';
 
 describe('site access', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let owner: Owner;
   let site: CreatedSite;
   beforeEach(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
+    owner = await addAccount(t);
     site = await addSite(t, asKey(owner.apiKey), 'shop.example');
   });
-  afterEach(() => t.close());
 
   const get = (auth: Auth, ref: string) =>
     t.request({ method: 'GET', url: `/v1/sites/${ref}`, headers: auth });

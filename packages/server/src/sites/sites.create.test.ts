@@ -1,6 +1,7 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, mintKey, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { bearer, mintKey, type Owner, useTestApp } from '../test/app.js';
 import {
+  addAccount,
   addOtherAccount,
   addSite,
   asKey,
@@ -11,13 +12,11 @@ import {
 } from './sites.fixtures.js';
 
 describe('POST /v1/sites', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let owner: Owner;
   beforeEach(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
+    owner = await addAccount(t);
   });
-  afterEach(() => t.close());
 
   it('answers 201 with exactly the fields of §4.2 and a key restricted to the new site', async () => {
     const response = await postSite(t, asKey(owner.apiKey), { domain: 'www.Example.co.uk', name: 'Shop' });
@@ -164,14 +163,8 @@ describe('POST /v1/sites', () => {
 });
 
 describe('POST /v1/sites with bad input', () => {
-  let t: TestApp;
-  let owner: Owner;
   // Nothing here is created, so the cases share one app.
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it.each([
     ['a scheme', 'https://example.com'],
@@ -195,7 +188,7 @@ describe('POST /v1/sites with bad input', () => {
     ['null', null],
     ['an array', ['example.com']],
   ])('refuses a domain with %s: 422 naming domain', async (_case, domain) => {
-    const response = await postSite(t, asKey(owner.apiKey), { domain });
+    const response = await postSite(t, asKey(t.owner.apiKey), { domain });
     expect(response.statusCode).toBe(422);
     expect(response.json()).toMatchObject({
       error: 'validation_failed',
@@ -213,7 +206,7 @@ describe('POST /v1/sites with bad input', () => {
     ['an unknown region', { domain: 'a.example', region: 'ap' }, 'region'],
     ['an upper-case region', { domain: 'a.example', region: 'EU' }, 'region'],
   ])('refuses %s with 422 naming the field', async (_case, payload, field) => {
-    const response = await postSite(t, asKey(owner.apiKey), payload);
+    const response = await postSite(t, asKey(t.owner.apiKey), payload);
     expect(response.statusCode).toBe(422);
     expect(response.json()).toMatchObject({ error: 'validation_failed', field });
   });

@@ -1,8 +1,9 @@
 /** Scheduled deletion and restore (interface §3.1, §7.2). */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../lib/clock.js';
-import { createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { type Owner, useTestApp } from '../test/app.js';
 import {
+  addAccount,
   addSite,
   asKey,
   asSession,
@@ -12,16 +13,15 @@ import {
   updateAccount,
 } from './sites.fixtures.js';
 
+const t = useTestApp();
+
 describe('DELETE and restore', () => {
-  let t: TestApp;
   let owner: Owner;
   let site: CreatedSite;
   beforeEach(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
+    owner = await addAccount(t);
     site = await addSite(t, asKey(owner.apiKey), 'shop.example');
   });
-  afterEach(() => t.close());
 
   const remove = (confirm: string, target = site) =>
     t.request({
@@ -175,15 +175,10 @@ describe('DELETE and restore', () => {
 });
 
 describe('DELETE and restore with bad input', () => {
-  let t: TestApp;
-  let owner: Owner;
   let site: CreatedSite;
   beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-    site = await addSite(t, asKey(owner.apiKey), 'shop.example');
+    site = await addSite(t, asKey(t.owner.apiKey), 'shop.example');
   });
-  afterAll(() => t.close());
 
   it.each([
     ['no body at all', undefined, 'confirm_domain'],
@@ -197,7 +192,7 @@ describe('DELETE and restore with bad input', () => {
     const response = await t.request({
       method: 'DELETE',
       url: `/v1/sites/${site.site_id}`,
-      headers: asKey(owner.apiKey),
+      headers: asKey(t.owner.apiKey),
       ...(payload === undefined ? {} : { payload }),
     });
     expect(response.statusCode).toBe(422);
@@ -208,14 +203,14 @@ describe('DELETE and restore with bad input', () => {
     const withBody = await t.request({
       method: 'POST',
       url: `/v1/sites/${site.site_id}/restore`,
-      headers: asKey(owner.apiKey),
+      headers: asKey(t.owner.apiKey),
       payload: { force: true },
     });
     expect(withBody.json()).toMatchObject({ error: 'validation_failed', field: 'force' });
     const badId = await t.request({
       method: 'POST',
       url: '/v1/sites/shop.example/restore',
-      headers: asKey(owner.apiKey),
+      headers: asKey(t.owner.apiKey),
     });
     expect(badId.json()).toMatchObject({ error: 'validation_failed', field: 'siteId' });
   });
@@ -224,7 +219,7 @@ describe('DELETE and restore with bad input', () => {
     const response = await t.request({
       method: 'GET',
       url: `/v1/sites/${site.site_id}`,
-      headers: asKey(owner.apiKey),
+      headers: asKey(t.owner.apiKey),
     });
     expect(response.json()).toMatchObject({ deleted_at: null });
   });

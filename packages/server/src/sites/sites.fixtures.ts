@@ -80,6 +80,27 @@ export async function addPerson(
 
 /** A second account with its own admin, session and all-scope key, inserted directly. */
 export async function addOtherAccount(t: TestApp, email = 'rival@example.net'): Promise<Owner> {
+  const { accountId, userId, password } = await insertAdmin(t, email);
+  const cookie = await login(t, { email, password });
+  const { api_key } = await mintKey(t, cookie, { scopes: ALL_SCOPES });
+  return { accountId, userId, apiKey: api_key, cookie };
+}
+
+/**
+ * An account of its own for one test of a file that shares one app: as `addOtherAccount` under a
+ * new email, but signed in through the sessions service, so that a file's many accounts do not
+ * spend the login route's per-address budget.
+ */
+export async function addAccount(t: TestApp): Promise<Owner> {
+  const email = `owner-${newId()}@example.net`;
+  const { accountId, userId, password } = await insertAdmin(t, email);
+  const { token } = await t.app.services.sessions.login(email, password);
+  const cookie = `tt_session=${token}`;
+  const { api_key } = await mintKey(t, cookie, { scopes: ALL_SCOPES });
+  return { accountId, userId, apiKey: api_key, cookie };
+}
+
+async function insertAdmin(t: TestApp, email: string) {
   const accountId = newId();
   const userId = newId();
   const password = 'another long password';
@@ -97,9 +118,7 @@ export async function addOtherAccount(t: TestApp, email = 'rival@example.net'): 
     .insertInto('memberships')
     .values({ account_id: accountId, user_id: userId, role: 'admin', created_at: now })
     .execute();
-  const cookie = await login(t, { email, password });
-  const { api_key } = await mintKey(t, cookie, { scopes: ALL_SCOPES });
-  return { accountId, userId, apiKey: api_key, cookie };
+  return { accountId, userId, password };
 }
 
 /** Changes account columns the API does not expose yet (plan, cap, region, pending deletion). */

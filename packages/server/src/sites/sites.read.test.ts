@@ -1,35 +1,31 @@
 /** Reading sites: the list, one site, and the dashboard's list with internal UUIDs. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, mintKey, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { mintKey, useTestApp } from '../test/app.js';
 import { addSite, asKey, asSession, type CreatedSite, siteUuid } from './sites.fixtures.js';
 
 describe('reading sites', () => {
-  let t: TestApp;
-  let owner: Owner;
+  const t = useTestApp();
   let first: CreatedSite;
   let second: CreatedSite;
   let scheduled: CreatedSite;
   // The cases only read, so they share one account with three sites, one scheduled for deletion.
   beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-    first = await addSite(t, asKey(owner.apiKey), 'www.example.co.uk', { name: 'Shop' });
+    first = await addSite(t, asKey(t.owner.apiKey), 'www.example.co.uk', { name: 'Shop' });
     t.clock.advance(1000);
-    second = await addSite(t, asKey(owner.apiKey), 'localhost');
+    second = await addSite(t, asKey(t.owner.apiKey), 'localhost');
     t.clock.advance(1000);
-    scheduled = await addSite(t, asKey(owner.apiKey), 'old.example');
+    scheduled = await addSite(t, asKey(t.owner.apiKey), 'old.example');
     const deletion = await t.request({
       method: 'DELETE',
       url: `/v1/sites/${scheduled.site_id}`,
-      headers: asKey(owner.apiKey),
+      headers: asKey(t.owner.apiKey),
       payload: { confirm_domain: 'old.example' },
     });
     expect(deletion.statusCode).toBe(200);
   });
-  afterAll(() => t.close());
 
   const list = (query = '') =>
-    t.request({ method: 'GET', url: `/v1/sites${query}`, headers: asKey(owner.apiKey) });
+    t.request({ method: 'GET', url: `/v1/sites${query}`, headers: asKey(t.owner.apiKey) });
   const ids = (response: { json(): { sites: { id: string }[] } }) =>
     response.json().sites.map((site) => site.id);
 
@@ -92,14 +88,14 @@ describe('reading sites', () => {
     const one = await t.request({
       method: 'GET',
       url: `/v1/sites/${first.site_id}`,
-      headers: asKey(owner.apiKey),
+      headers: asKey(t.owner.apiKey),
     });
     expect(one.statusCode).toBe(200);
     expect(one.json()).toEqual((await list()).json().sites[1]);
     const gone = await t.request({
       method: 'GET',
       url: `/v1/sites/${scheduled.site_id}`,
-      headers: asKey(owner.apiKey),
+      headers: asKey(t.owner.apiKey),
     });
     expect(gone.statusCode).toBe(404);
     expect(gone.json()).toMatchObject({ error: 'not_found' });
@@ -118,7 +114,7 @@ describe('reading sites', () => {
     const response = await t.request({
       method: 'GET',
       url: `/v1/sites/${encodeURIComponent(ref)}`,
-      headers: asSession(owner.cookie),
+      headers: asSession(t.owner.cookie),
     });
     expect(response.statusCode).toBe(422);
     expect(response.json()).toMatchObject({ error: 'validation_failed', field: 'siteId' });
@@ -128,7 +124,7 @@ describe('reading sites', () => {
     const response = await t.request({
       method: 'GET',
       url: '/v1/dashboard/sites',
-      headers: asSession(owner.cookie),
+      headers: asSession(t.owner.cookie),
     });
     expect(response.statusCode).toBe(200);
     const sites = response.json().sites;
@@ -144,8 +140,8 @@ describe('reading sites', () => {
   });
 
   it('answers 401 to a key on the dashboard list, whatever its scopes', async () => {
-    const { api_key } = await mintKey(t, owner.cookie, { scopes: ['stats:read', 'config:write'] });
-    for (const key of [owner.apiKey, api_key]) {
+    const { api_key } = await mintKey(t, t.owner.cookie, { scopes: ['stats:read', 'config:write'] });
+    for (const key of [t.owner.apiKey, api_key]) {
       const response = await t.request({ method: 'GET', url: '/v1/dashboard/sites', headers: asKey(key) });
       expect(response.statusCode).toBe(401);
       expect(response.json()).toMatchObject({ error: 'unauthorized' });

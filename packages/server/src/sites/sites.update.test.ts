@@ -1,26 +1,22 @@
 /** PATCH /v1/sites/{siteId}: name, attribution model, cookie apex domain and currency. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../test/app.js';
 import { addSite, asKey, asSession, type CreatedSite } from './sites.fixtures.js';
 
 describe('PATCH /v1/sites/{siteId}', () => {
-  let t: TestApp;
-  let owner: Owner;
+  const t = useTestApp();
   let site: CreatedSite;
   let idnSite: CreatedSite;
   beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-    site = await addSite(t, asKey(owner.apiKey), 'shop.eu.example.co.uk');
-    idnSite = await addSite(t, asKey(owner.apiKey), 'laden.bücher.de');
+    site = await addSite(t, asKey(t.owner.apiKey), 'shop.eu.example.co.uk');
+    idnSite = await addSite(t, asKey(t.owner.apiKey), 'laden.bücher.de');
   });
-  afterAll(() => t.close());
 
   const patch = (payload: unknown, target = site) =>
     t.request({
       method: 'PATCH',
       url: `/v1/sites/${target.site_id}`,
-      headers: asKey(owner.apiKey),
+      headers: asKey(t.owner.apiKey),
       payload: payload as object,
     });
   const currencyChosen = async () =>
@@ -48,7 +44,7 @@ describe('PATCH /v1/sites/{siteId}', () => {
     const read = await t.request({
       method: 'GET',
       url: `/v1/sites/${site.site_id}`,
-      headers: asKey(owner.apiKey),
+      headers: asKey(t.owner.apiKey),
     });
     expect(read.json()).toEqual(next);
   });
@@ -157,11 +153,11 @@ describe('PATCH /v1/sites/{siteId}', () => {
   });
 
   it('answers 404 to a site scheduled for deletion', async () => {
-    const doomed = await addSite(t, asKey(owner.apiKey), 'doomed.example');
+    const doomed = await addSite(t, asKey(t.owner.apiKey), 'doomed.example');
     await t.request({
       method: 'DELETE',
       url: `/v1/sites/${doomed.site_id}`,
-      headers: asSession(owner.cookie),
+      headers: asSession(t.owner.cookie),
       payload: { confirm_domain: 'doomed.example' },
     });
     const response = await patch({ name: 'Too late' }, doomed);
