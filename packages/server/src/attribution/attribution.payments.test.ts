@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newVisitorId } from '../ingest/ingest.fixtures.js';
-import { emailPersonKey } from '../ingest/person-key.js';
+import { emailPersonKey } from '../identity/person-key.js';
 import { DAY_MS, HOUR_MS } from '../lib/clock.js';
-import { bearer, createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { bearer, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import { arrive, recordPayment, recordRefund, revenueRows, serverEvent } from './attribution.fixtures.js';
 import { createAttributionWorker } from './attribution.worker.js';
@@ -10,16 +10,10 @@ import { createAttributionWorker } from './attribution.worker.js';
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 
 describe('attribution of payments', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   let sites = 0;
-  const newSite = () => insertSite(t, owner.accountId, { domain: `pay-${++sites}.example.com` });
+  const newSite = () => insertSite(t, t.owner.accountId, { domain: `pay-${++sites}.example.com` });
   const attribute = () => createAttributionWorker({ db: t.database.db, clock: t.clock }).runUntilIdle();
   const paymentOf = (siteId: string, id: string) =>
     t.database.db
@@ -208,7 +202,7 @@ describe('attribution of payments', () => {
     const vid = newVisitorId();
     await arrive(t, site, vid, 'chatgpt');
     t.clock.advance(HOUR_MS);
-    await serverEvent(t, owner.apiKey, {
+    await serverEvent(t, t.owner.apiKey, {
       site_id: site.snippet_key,
       name: 'signup',
       visitor_id: vid,
@@ -219,7 +213,7 @@ describe('attribution of payments', () => {
     const paid = await t.request({
       method: 'POST',
       url: '/v1/server/payments',
-      headers: bearer(owner.apiKey),
+      headers: bearer(t.owner.apiKey),
       payload: {
         site_id: site.snippet_key,
         transaction_id: 'tx-email-only',

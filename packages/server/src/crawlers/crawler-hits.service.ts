@@ -7,13 +7,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
-import type { DailyCrawlerHitsTable } from '../db/crawler-types.js';
+import type { CrawlerHitsTable, DailyCrawlerHitsTable, DailyCrawlerPathsTable } from '../db/crawler-types.js';
 import { isDataError } from '../db/errors.js';
 import type { DB } from '../db/types.js';
 import { AppError, badInput, unauthorized } from '../http/errors.js';
-import { GroupCommitter } from '../ingest/group-commit.js';
-import { redactUrl } from '../ingest/redact.js';
 import { type Clock, HOUR_MS } from '../lib/clock.js';
+import { GroupCommitter } from '../lib/group-commit.js';
+import { redactUrl } from '../lib/redact.js';
 import { storableText } from '../lib/storable-text.js';
 import { siteSuspended } from '../sites/site-intake.js';
 import type { SitesService } from '../sites/sites.service.js';
@@ -52,19 +52,12 @@ const isNon2xx = (status: number | null) => status !== null && (status < 200 || 
 /** Adds the batch's hits to daily_crawler_paths, spoofed ones left out, in key order. */
 async function addPathHits(
   trx: Transaction<DB>,
-  rows: {
-    site_id: string;
-    occurred_at: Date;
-    operator: string;
-    path: string;
-    status: number | null;
-    verified: boolean | null;
-  }[],
+  rows: Pick<
+    Selectable<CrawlerHitsTable>,
+    'site_id' | 'occurred_at' | 'operator' | 'path' | 'status' | 'verified'
+  >[],
 ): Promise<void> {
-  const counts = new Map<
-    string,
-    { site_id: string; day: string; operator: string; path: string; hits: number; non_2xx_hits: number }
-  >();
+  const counts = new Map<string, Omit<Selectable<DailyCrawlerPathsTable>, 'path_key'>>();
   for (const row of rows) {
     if (row.verified === false) continue;
     const day = row.occurred_at.toISOString().slice(0, 10);

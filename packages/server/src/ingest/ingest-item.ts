@@ -1,8 +1,8 @@
 /** What one accepted request becomes before it joins a batch: parsed, checked and enriched. */
 import type { EventType } from '../db/ingest-types.js';
+import type { PropertyValue } from '../lib/redact.js';
 import type { Device } from './device.js';
 import type { Location } from './geo.js';
-import type { PropertyValue } from './redact.js';
 
 export interface IngestItem {
   origin: 'browser' | 'server';

@@ -9,18 +9,18 @@ import type { KeyPrincipal } from '../access/principal.js';
 import { isDataError } from '../db/errors.js';
 import type { DB } from '../db/types.js';
 import { AppError, badInput } from '../http/errors.js';
+import { emailPersonKey, personKeyFor, userPersonKey } from '../identity/person-key.js';
 import { type Clock, HOUR_MS } from '../lib/clock.js';
+import { GroupCommitter } from '../lib/group-commit.js';
+import { redactProperties, redactUrl } from '../lib/redact.js';
 import { storableText } from '../lib/storable-text.js';
 import { siteSuspended } from '../sites/site-intake.js';
 import { createBatchWriter } from './batch-writer.js';
 import type { CollectPayload, ServerEvent } from './collect.schemas.js';
 import { createDeviceParser } from './device.js';
 import type { Location } from './geo.js';
-import { GroupCommitter } from './group-commit.js';
 import * as ingestStore from './ingest.store.js';
 import type { IngestItem, IngestOutcome } from './ingest-item.js';
-import { emailPersonKey, personKeyFor, userPersonKey } from './person-key.js';
-import { redactProperties, redactUrl } from './redact.js';
 
 export type DropReason = 'bot' | 'unknown_site' | 'site_deleted';
 

@@ -29,7 +29,7 @@ export interface PaymentInput {
   /** Already redacted. */
   customerId: string | null;
   visitorId: string | null;
-  /** HMAC of the email (ingest/person-key.ts); the email itself never gets this far. */
+  /** HMAC of the email (identity/person-key.ts); the email itself never gets this far. */
   personKey: string | null;
   /** The post's `timestamp` or the time of receipt: when the payment, or the refund, happened. */
   at: Date;

@@ -1,22 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newVisitorId } from '../ingest/ingest.fixtures.js';
-import { emailPersonKey } from '../ingest/person-key.js';
+import { emailPersonKey } from '../identity/person-key.js';
 import { HOUR_MS } from '../lib/clock.js';
-import { createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import { newTransactionId, postPayment, storedRows } from './payments.fixtures.js';
 
 describe('POST /v1/server/payments: recording', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('records a payment as a conversion with its job, link and daily count; the same post again is a duplicate', async () => {
-    const site = await insertSite(t, owner.accountId);
+    const site = await insertSite(t, t.owner.accountId);
     const vid = newVisitorId();
     const paidAt = new Date(t.clock.now().getTime() - 3 * HOUR_MS);
     const body = {
@@ -30,10 +24,10 @@ describe('POST /v1/server/payments: recording', () => {
       customer_id: 'cus_9 buyer@example.com +44 20 7946 0958',
       timestamp: paidAt.toISOString(),
     };
-    const first = await postPayment(t, owner.apiKey, body);
+    const first = await postPayment(t, t.owner.apiKey, body);
     expect(first.statusCode).toBe(202);
     expect(first.json()).toEqual({ status: 'recorded', transaction_id: 'pi_3Nf0001' });
-    const again = await postPayment(t, owner.apiKey, { ...body, amount: 12 });
+    const again = await postPayment(t, t.owner.apiKey, { ...body, amount: 12 });
     expect(again.statusCode).toBe(202);
     expect(again.json()).toEqual({ status: 'duplicate', transaction_id: 'pi_3Nf0001' });
 
@@ -86,34 +80,34 @@ describe('POST /v1/server/payments: recording', () => {
     expect(everything).not.toContain('buyer@example.com');
     expect(everything).not.toContain('7946');
     // Neither a refused post nor a served one writes the email to the log.
-    await postPayment(t, owner.apiKey, { ...body, transaction_id: 'pi_bad', amount: -1 });
+    await postPayment(t, t.owner.apiKey, { ...body, transaction_id: 'pi_bad', amount: -1 });
     expect(t.logs()).toContain('"statusCode":422');
     expect(t.logs().toLowerCase()).not.toContain('buyer@example.com');
   });
 
   it('keys idempotency on site + provider + transaction_id (default provider `api`)', async () => {
-    const site = await insertSite(t, owner.accountId);
+    const site = await insertSite(t, t.owner.accountId);
     const base = { site_id: site.snippet_key, transaction_id: 'order-77', amount: 10, currency: 'USD' };
-    expect((await postPayment(t, owner.apiKey, base)).json().status).toBe('recorded');
-    expect((await postPayment(t, owner.apiKey, { ...base, provider: 'api' })).json().status).toBe(
+    expect((await postPayment(t, t.owner.apiKey, base)).json().status).toBe('recorded');
+    expect((await postPayment(t, t.owner.apiKey, { ...base, provider: 'api' })).json().status).toBe(
       'duplicate',
     );
-    expect((await postPayment(t, owner.apiKey, { ...base, provider: 'paddle' })).json().status).toBe(
+    expect((await postPayment(t, t.owner.apiKey, { ...base, provider: 'paddle' })).json().status).toBe(
       'recorded',
     );
-    const other = await insertSite(t, owner.accountId);
-    expect((await postPayment(t, owner.apiKey, { ...base, site_id: other.snippet_key })).json().status).toBe(
-      'recorded',
-    );
+    const other = await insertSite(t, t.owner.accountId);
+    expect(
+      (await postPayment(t, t.owner.apiKey, { ...base, site_id: other.snippet_key })).json().status,
+    ).toBe('recorded');
     const rows = await storedRows(t, site.id);
     expect(rows.payments.map((p) => p.provider).sort()).toEqual(['api', 'paddle']);
     expect(rows.completions).toEqual([expect.objectContaining({ name: 'payment', completions: 2 })]);
   });
 
   it('records trials (amount 0, or is_free_trial) as conversions named trial with zero revenue', async () => {
-    const site = await insertSite(t, owner.accountId);
+    const site = await insertSite(t, t.owner.accountId);
     const post = (extra: object) =>
-      postPayment(t, owner.apiKey, {
+      postPayment(t, t.owner.apiKey, {
         site_id: site.snippet_key,
         currency: 'USD',
         transaction_id: newTransactionId(),
@@ -137,16 +131,16 @@ describe('POST /v1/server/payments: recording', () => {
   });
 
   it('stores renewals, and records without visitor or email (unattributed) or with the email alone', async () => {
-    const site = await insertSite(t, owner.accountId);
+    const site = await insertSite(t, t.owner.accountId);
     const base = { site_id: site.snippet_key, amount: 1200, currency: 'JPY' };
-    await postPayment(t, owner.apiKey, {
+    await postPayment(t, t.owner.apiKey, {
       ...base,
       transaction_id: 'sub-1-m2',
       renewal: true,
       visitor_id: null,
       email: null,
     });
-    await postPayment(t, owner.apiKey, { ...base, transaction_id: 'sub-2-m1', email: 'solo@example.org' });
+    await postPayment(t, t.owner.apiKey, { ...base, transaction_id: 'sub-2-m1', email: 'solo@example.org' });
     const rows = await storedRows(t, site.id);
     const renewal = rows.payments.find((p) => p.transaction_id === 'sub-1-m2');
     expect(renewal).toMatchObject({ renewal: true, amount_minor: 1200, visitor_id: null, person_key: null });
@@ -157,11 +151,11 @@ describe('POST /v1/server/payments: recording', () => {
   });
 
   it('sends no CORS headers, not even to a preflight', async () => {
-    const site = await insertSite(t, owner.accountId);
+    const site = await insertSite(t, t.owner.accountId);
     const response = await t.request({
       method: 'POST',
       url: '/v1/server/payments',
-      headers: { authorization: `Bearer ${owner.apiKey}`, origin: 'https://evil.example' },
+      headers: { authorization: `Bearer ${t.owner.apiKey}`, origin: 'https://evil.example' },
       payload: { site_id: site.snippet_key, transaction_id: 'cors-1', amount: 1, currency: 'USD' },
     });
     expect(response.statusCode).toBe(202);

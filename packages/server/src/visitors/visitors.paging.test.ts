@@ -3,9 +3,9 @@
  * the ingest endpoints, checked page by page against an independent computation over the
  * generated data (visitors.expected.ts): who is listed, in which order, and their figures.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { personKeyFor } from '../ingest/person-key.js';
-import { bearer, createTestApp, mintKey, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { personKeyFor } from '../identity/person-key.js';
+import { bearer, mintKey, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import { createHandleCodec } from './visitor-handles.js';
 import { type Dataset, dateOf, generateDataset } from './visitors.dataset.js';
@@ -21,8 +21,7 @@ import { SITE_HOST, seedDataset } from './visitors.seed.js';
 const WINDOW: DayWindow = { fromDay: 5, toDay: 14 };
 
 describe('GET /v1/goals/:name/visitors over a generated dataset', () => {
-  let t: TestApp;
-  let owner: Owner;
+  const t = useTestApp({ INGEST_RATE_LIMIT: '0', TRUST_PROXY: 'true' });
   let site: { id: string; snippet_key: string };
   let data: Dataset;
   /** The person a handle names, by the model: handle → visit → browser → person. */
@@ -30,11 +29,9 @@ describe('GET /v1/goals/:name/visitors over a generated dataset', () => {
   let expectFor: (goal: string, window: DayWindow) => ReturnType<typeof expectGoalPeople>;
 
   beforeAll(async () => {
-    t = await createTestApp({ INGEST_RATE_LIMIT: '0', TRUST_PROXY: 'true' });
-    owner = await setUpOwner(t);
-    site = await insertSite(t, owner.accountId, { domain: SITE_HOST });
+    site = await insertSite(t, t.owner.accountId, { domain: SITE_HOST });
     data = generateDataset();
-    await seedDataset(t, site, owner.apiKey, data);
+    await seedDataset(t, site, t.owner.apiKey, data);
     const secret = t.config.secretKey as string;
     const codec = createHandleCodec(secret);
     const personOfVisitor = personOfVisitorIn(data, (uid) => personKeyFor(secret, uid));
@@ -51,10 +48,9 @@ describe('GET /v1/goals/:name/visitors over a generated dataset', () => {
     };
     expectFor = (goal, window) => expectGoalPeople(data, goal, window, (uid) => personKeyFor(secret, uid));
   }, 600_000);
-  afterAll(() => t.close());
 
   const newClient = async () =>
-    visitorsClient(t, bearer((await mintKey(t, owner.cookie, { scopes: ['stats:read'] })).api_key));
+    visitorsClient(t, bearer((await mintKey(t, t.owner.cookie, { scopes: ['stats:read'] })).api_key));
   const windowQuery = (w: DayWindow) => ({
     site_id: site.snippet_key,
     from: dateOf(w.fromDay),

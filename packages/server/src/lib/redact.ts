@@ -3,7 +3,7 @@
  * and URL query strings become `[REDACTED]` before anything is stored. Keys are left as sent,
  * except that every text is made storable (lib/storable-text.ts).
  */
-import { storableText } from '../lib/storable-text.js';
+import { storableText } from './storable-text.js';
 
 export const REDACTED = '[REDACTED]';
 
