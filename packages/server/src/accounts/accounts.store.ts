@@ -1,15 +1,8 @@
 /** SQL for accounts, the people in them and their roles. */
-import type { Kysely, Transaction } from 'kysely';
-import type { DB, Region, Role } from '../db/types.js';
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { AccountsTable, DB, MembershipsTable, Role, UsersTable } from '../db/types.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
-
-export interface MemberRow {
-  user_id: string;
-  email: string;
-  role: Role;
-  created_at: Date;
-}
 
 export function countAccounts(db: Executor) {
   return db
@@ -19,10 +12,7 @@ export function countAccounts(db: Executor) {
     .then((row) => Number(row.count));
 }
 
-export function insertAccount(
-  db: Executor,
-  account: { id: string; name: string; site_limit: number; region: Region; created_at: Date },
-) {
+export function insertAccount(db: Executor, account: Insertable<AccountsTable>) {
   return db.insertInto('accounts').values(account).execute();
 }
 
@@ -32,8 +22,8 @@ export function getAccount(db: Executor, id: string) {
 
 export async function insertUser(
   trx: Transaction<DB>,
-  user: { id: string; email: string; password_hash: string; created_at: Date },
-  membership: { account_id: string; role: Role },
+  user: Insertable<UsersTable>,
+  membership: Pick<Insertable<MembershipsTable>, 'account_id' | 'role'>,
 ) {
   await trx.insertInto('users').values(user).execute();
   await trx
@@ -65,7 +55,7 @@ export function getMember(db: Executor, accountId: string, userId: string) {
     .executeTakeFirst();
 }
 
-export function listMembers(db: Executor, accountId: string): Promise<MemberRow[]> {
+export function listMembers(db: Executor, accountId: string) {
   return db
     .selectFrom('memberships')
     .innerJoin('users', 'users.id', 'memberships.user_id')
@@ -75,6 +65,8 @@ export function listMembers(db: Executor, accountId: string): Promise<MemberRow[
     .orderBy('users.email')
     .execute();
 }
+
+export type MemberRow = Awaited<ReturnType<typeof listMembers>>[number];
 
 /** Locks the account's admin rows so two concurrent demotions cannot both pass the last-admin check. */
 export function lockAdmins(trx: Transaction<DB>, accountId: string) {

@@ -3,22 +3,16 @@
  * writing credits and the outbox fact, and finishing or retrying the job. Every function runs
  * inside the job's transaction; writes are idempotent (conflicts do nothing).
  */
-import { sql, type Transaction } from 'kysely';
-import type { AttributionCreditsTable } from '../db/ingest-types.js';
+import { type Insertable, type Selectable, sql, type Transaction } from 'kysely';
+import type { AttributionCreditsTable, OutboxEventsTable, VisitsTable } from '../db/ingest-types.js';
 import type { DB } from '../db/types.js';
 import { visitsTowardConversion } from '../identity/identity.sql.js';
 import type { Touchpoint } from './models.js';
 
 type Trx = Transaction<DB>;
 
-export interface ClaimedJob {
-  site_id: string;
-  event_id: string;
-  attempts: number;
-}
-
 /** The oldest due pending job, locked for this transaction; jobs other workers hold are skipped. */
-export function claimDueJob(trx: Trx, now: Date): Promise<ClaimedJob | undefined> {
+export function claimDueJob(trx: Trx, now: Date) {
   return trx
     .selectFrom('attribution_jobs')
     .select(['site_id', 'event_id', 'attempts'])
@@ -30,6 +24,8 @@ export function claimDueJob(trx: Trx, now: Date): Promise<ClaimedJob | undefined
     .skipLocked()
     .executeTakeFirst();
 }
+
+export type ClaimedJob = NonNullable<Awaited<ReturnType<typeof claimDueJob>>>;
 
 /** The conversion event with what the outbox fact needs of its site. */
 export function loadConversion(trx: Trx, siteId: string, eventId: string) {
@@ -59,12 +55,9 @@ export async function loadTouchpoints(
   siteId: string,
   conversion: { visitorId: string | null; personKey: string | null; at: Date },
 ): Promise<Touchpoint[]> {
-  const { rows } = await sql<{
-    id: string;
-    session_ai_source: string;
-    source_kind: string;
-    started_at: Date;
-  }>`
+  const { rows } = await sql<
+    Pick<Selectable<VisitsTable>, 'id' | 'session_ai_source' | 'source_kind' | 'started_at'>
+  >`
     select id, session_ai_source, source_kind, started_at
     from ${visitsTowardConversion({ siteId, ...conversion })} v
   `.execute(trx);
@@ -76,7 +69,10 @@ export async function loadTouchpoints(
   }));
 }
 
-export type CreditRow = Pick<AttributionCreditsTable, 'model' | 'source' | 'source_kind' | 'share'>;
+export type CreditRow = Pick<
+  Selectable<AttributionCreditsTable>,
+  'model' | 'source' | 'source_kind' | 'share'
+>;
 
 export function loadCredits(trx: Trx, siteId: string, eventId: string): Promise<CreditRow[]> {
   return trx
@@ -100,7 +96,7 @@ export async function insertCredits(trx: Trx, siteId: string, eventId: string, c
 
 export async function insertOutboxEvent(
   trx: Trx,
-  row: { site_id: string; id: string; type: string; dedupe_key: string; payload: object; created_at: Date },
+  row: Omit<Insertable<OutboxEventsTable>, 'payload'> & { payload: object },
 ) {
   await trx
     .insertInto('outbox_events')

@@ -1,5 +1,6 @@
 /** SQL for bot tokens. Only a SHA-256 hash of a token is stored, never the token. */
-import type { Kysely, Transaction } from 'kysely';
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { BotTokensTable } from '../db/crawler-types.js';
 import type { DB } from '../db/types.js';
 
 const METADATA = [
@@ -50,19 +51,7 @@ export async function countActive(trx: Transaction<DB>, accountId: string, siteI
   return { account: Number(row.account), site: Number(row.site) };
 }
 
-export function insertBotToken(
-  trx: Transaction<DB>,
-  row: {
-    id: string;
-    account_id: string;
-    site_id: string;
-    created_by: string | null;
-    name: string;
-    display_prefix: string;
-    token_hash: string;
-    created_at: Date;
-  },
-) {
+export function insertBotToken(trx: Transaction<DB>, row: Insertable<BotTokensTable>) {
   return trx.insertInto('bot_tokens').values(row).execute();
 }
 

@@ -3,9 +3,7 @@
  * 015_crawler_path_statuses.sql.
  */
 import type { ColumnType } from 'kysely';
-
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null, Date | string | null>;
+import type { NullableTimestamp, Timestamp } from './column-types.js';
 
 export interface BotTokensTable {
   id: string;

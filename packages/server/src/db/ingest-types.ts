@@ -1,7 +1,6 @@
 /** Row types of the per-site data tables of migrations/003_ingest.sql and 006_revenue.sql. */
 import type { ColumnType, Generated, JSONColumnType } from 'kysely';
-
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
+import type { AttributionModel, NullableTimestamp, Timestamp } from './column-types.js';
 
 export type EventType = 'pageview' | 'event' | 'identify' | 'engagement';
 export type SourceKindColumn = 'ai' | 'non_ai' | 'unknown';
@@ -68,7 +67,7 @@ export interface GoalsTable {
   emoji: string | null;
   sort_order: Generated<number>;
   created_at: Timestamp;
-  archived_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  archived_at: NullableTimestamp;
 }
 
 export interface DailyGoalCompletionsTable {
@@ -140,7 +139,7 @@ export interface PaymentsTable {
   person_key: string | null;
   paid_at: Timestamp;
   received_at: Timestamp;
-  attributed_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  attributed_at: NullableTimestamp;
   settlement_minor: ColumnType<number | null, number | null | undefined, number | null>;
   settlement_currency: ColumnType<string | null, string | null | undefined, string | null>;
   /** The payment's conversion event (`pay_` + id), unique per site (migration 016). */
@@ -168,13 +167,13 @@ export interface AttributionJobsTable {
   run_after: Timestamp;
   last_error: string | null;
   created_at: Timestamp;
-  finished_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  finished_at: NullableTimestamp;
 }
 
 export interface AttributionCreditsTable {
   site_id: string;
   event_id: string;
-  model: 'first_touch' | 'last_touch' | 'linear' | 'time_decay';
+  model: AttributionModel;
   source: string;
   source_kind: string;
   share: number;

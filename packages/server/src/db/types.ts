@@ -1,14 +1,10 @@
 /** Row types of every table, as Kysely sees them. Keep in step with `migrations/`. */
-import type { ColumnType, Generated } from 'kysely';
+import type { Generated } from 'kysely';
+import type { AttributionModel, NullableTimestamp, Region, Role, Timestamp } from './column-types.js';
 import type { CrawlerTables } from './crawler-types.js';
 import type { IngestTables, RevenueTables } from './ingest-types.js';
 
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null, Date | string | null>;
-
-export type Role = 'admin' | 'member';
-export type Region = 'us' | 'eu';
-export type AttributionModel = 'first_touch' | 'last_touch' | 'linear' | 'time_decay';
+export type { AttributionModel, NullableTimestamp, Region, Role, Timestamp } from './column-types.js';
 
 /** The checksum of each SQL source file last applied (db/sql-sources.ts). */
 export interface SqlSourcesTable {

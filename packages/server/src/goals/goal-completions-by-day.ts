@@ -4,17 +4,17 @@
  * order (`sort_order`, then name); names never registered sort last. Reserved names are left
  * out even if something recorded them.
  */
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { DailyGoalCompletionsTable } from '../db/ingest-types.js';
 import type { DB } from '../db/types.js';
 import { SORT_ORDER_MAX } from './goal-fields.js';
 import { RESERVED_EVENT_NAMES, RESERVED_PREFIX } from './goal-names.js';
 
-export interface GoalCompletionsOnDay {
-  name: string;
-  /** `YYYY-MM-DD` (UTC). */
-  day: string;
-  completions: number;
-}
+/** A goal's completions on one day; `day` is `YYYY-MM-DD` (UTC). */
+export type GoalCompletionsOnDay = Pick<
+  Selectable<DailyGoalCompletionsTable>,
+  'name' | 'day' | 'completions'
+>;
 
 /** Days with completions between `from` and `to` inclusive; days without any have no row. */
 export function goalCompletionsByDay(

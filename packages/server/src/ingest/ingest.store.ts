@@ -8,7 +8,7 @@
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { EventsTable, IdentityLinksTable } from '../db/ingest-types.js';
 import { preparedAs } from '../db/prepared.js';
-import type { DB } from '../db/types.js';
+import type { DB, SitesTable } from '../db/types.js';
 
 /** A transaction, or the pool (each statement its own transaction). */
 type Trx = Transaction<DB> | Kysely<DB>;
@@ -17,12 +17,10 @@ export type EventRow = Selectable<EventsTable>;
 export type IdentityLinkRow = Selectable<IdentityLinksTable>;
 
 /** What the server enriches a site's items with; the batch checks they still hold. */
-export interface SiteFacts {
-  snippet_key: string;
-  domain: string;
-  cookie_apex_domain: string | null;
-  currency: string;
-}
+export type SiteFacts = Pick<
+  Selectable<SitesTable>,
+  'snippet_key' | 'domain' | 'cookie_apex_domain' | 'currency'
+>;
 
 /**
  * One item as `touchtrail_ingest` reads it (the type `touchtrail_ingest_item`,

@@ -1,21 +1,8 @@
 /** SQL for API keys. Only hashes are stored; the plaintext exists once, in the create response. */
-import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../db/types.js';
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { ApiKeysTable, DB } from '../db/types.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
-
-export interface NewKeyRow {
-  id: string;
-  account_id: string;
-  created_by: string | null;
-  name: string;
-  display_prefix: string;
-  key_hash: string;
-  scopes: string[];
-  site_id: string | null;
-  expires_at: Date | null;
-  created_at: Date;
-}
 
 const METADATA = [
   'api_keys.id',
@@ -30,7 +17,7 @@ const METADATA = [
   'sites.snippet_key',
 ] as const;
 
-export function insertKey(db: Executor, row: NewKeyRow) {
+export function insertKey(db: Executor, row: Insertable<ApiKeysTable>) {
   return db.insertInto('api_keys').values(row).execute();
 }
 

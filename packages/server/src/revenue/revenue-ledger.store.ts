@@ -3,7 +3,8 @@
  * attribution job take turns on it), refunds and their `applied` flag, the credits a refund is
  * split by, and additive upserts into daily_revenue.
  */
-import { sql, type Transaction } from 'kysely';
+import { type Insertable, sql, type Transaction } from 'kysely';
+import type { RefundsTable } from '../db/ingest-types.js';
 import type { DB } from '../db/types.js';
 
 type Trx = Transaction<DB>;
@@ -11,21 +12,8 @@ type Trx = Transaction<DB>;
 /** A payment is found by its conversion event, or by its idempotency key. */
 export type PaymentKey = { eventId: string } | { provider: string; transactionId: string };
 
-export interface LedgerPayment {
-  id: string;
-  event_id: string;
-  kind: 'payment' | 'trial';
-  amount_minor: number;
-  refunded_minor: number;
-  currency: string;
-  settlement_minor: number | null;
-  settlement_currency: string | null;
-  paid_at: Date;
-  attributed_at: Date | null;
-}
-
 /** The payment row, locked until the transaction ends. */
-export function lockPayment(trx: Trx, siteId: string, key: PaymentKey): Promise<LedgerPayment | undefined> {
+export function lockPayment(trx: Trx, siteId: string, key: PaymentKey) {
   let query = trx
     .selectFrom('payments')
     .select([
@@ -48,6 +36,8 @@ export function lockPayment(trx: Trx, siteId: string, key: PaymentKey): Promise<
   return query.forUpdate().executeTakeFirst();
 }
 
+export type LedgerPayment = NonNullable<Awaited<ReturnType<typeof lockPayment>>>;
+
 export async function markPaymentAttributed(trx: Trx, siteId: string, paymentId: string, now: Date) {
   await trx
     .updateTable('payments')
@@ -58,19 +48,7 @@ export async function markPaymentAttributed(trx: Trx, siteId: string, paymentId:
     .execute();
 }
 
-export async function insertRefund(
-  trx: Trx,
-  row: {
-    site_id: string;
-    id: string;
-    payment_id: string;
-    amount_minor: number;
-    settlement_minor: number | null;
-    refunded_at: Date;
-    created_at: Date;
-    applied: boolean;
-  },
-): Promise<void> {
+export async function insertRefund(trx: Trx, row: Insertable<RefundsTable>): Promise<void> {
   await trx.insertInto('refunds').values(row).execute();
 }
 

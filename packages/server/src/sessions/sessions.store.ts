@@ -1,11 +1,8 @@
 /** SQL for dashboard sessions (stored by the SHA-256 of the cookie value). */
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/types.js';
+import type { Insertable, Kysely } from 'kysely';
+import type { DashboardSessionsTable, DB } from '../db/types.js';
 
-export function insertSession(
-  db: Kysely<DB>,
-  row: { token_hash: string; user_id: string; account_id: string; created_at: Date; expires_at: Date },
-) {
+export function insertSession(db: Kysely<DB>, row: Omit<Insertable<DashboardSessionsTable>, 'last_seen_at'>) {
   return db
     .insertInto('dashboard_sessions')
     .values({ ...row, last_seen_at: row.created_at })

@@ -4,9 +4,9 @@
  * anywhere is repaired by running again; jobs are leased (site-erasure.store.ts), so several
  * worker processes can run this at once without doing the same work twice.
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { describeError } from '../db/errors.js';
-import type { DB } from '../db/types.js';
+import type { DB, SiteErasuresTable } from '../db/types.js';
 import { deleteOwnedBatch, hasOwnedRows, type OwnedRows } from '../jobs/batched-delete.js';
 import { type Clock, MINUTE_MS } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
@@ -76,10 +76,7 @@ type Outcome = 'erased' | 'paused' | 'lost';
 /** The step name of the last step, deleting the site row itself. */
 const SITE_ROW_STEP = 'sites';
 
-interface ClaimedJob {
-  site_id: string;
-  step: string | null;
-}
+type ClaimedJob = Pick<Selectable<SiteErasuresTable>, 'site_id' | 'step'>;
 
 export function createSiteErasure({ db, clock }: { db: Kysely<DB>; clock: Clock }) {
   const leaseUntil = () => new Date(clock.now().getTime() + ERASURE_LEASE_MS);

@@ -1,6 +1,13 @@
 /** SQL for sites. Domains are stored lower-cased, so equality on `domain` is case-insensitive. */
-import { type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
-import type { DB, Region, SitesTable } from '../db/types.js';
+import {
+  type Insertable,
+  type Kysely,
+  type Selectable,
+  sql,
+  type Transaction,
+  type Updateable,
+} from 'kysely';
+import type { DB, SitesTable } from '../db/types.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -65,18 +72,7 @@ export async function hasActiveDomain(db: Executor, accountId: string, domain: s
   return row !== undefined;
 }
 
-export function insertSite(
-  db: Executor,
-  site: {
-    id: string;
-    account_id: string;
-    snippet_key: string;
-    domain: string;
-    name: string | null;
-    region: Region;
-    created_at: Date;
-  },
-) {
+export function insertSite(db: Executor, site: Insertable<SitesTable>) {
   return db.insertInto('sites').values(site).execute();
 }
 

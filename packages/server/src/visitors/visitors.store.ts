@@ -2,11 +2,12 @@
  * SQL of the visitor reports besides the report queries: who a person is (their visitor ids, the
  * person behind a visit), first sightings, and the lists of a profile.
  */
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { VisitorsTable, VisitsTable } from '../db/ingest-types.js';
 import type { DB } from '../db/types.js';
 import { type PersonId, personOfKey, personOfVisitor } from '../identity/identity.js';
 import { isEventOfPeople, personLinks } from '../identity/identity.sql.js';
-import type { VisitFacts } from './window-visit-summaries.query.js';
+import { VISIT_FACT_COLUMNS, type VisitFacts } from './window-visit-summaries.query.js';
 
 interface Window {
   start: Date;
@@ -80,11 +81,7 @@ export function findFirstVisits(db: Kysely<DB>, siteId: string, visitorIds: read
     .execute();
 }
 
-export interface SeenRange {
-  visitor_id: string;
-  first_seen: Date;
-  last_seen: Date;
-}
+export type SeenRange = Pick<Selectable<VisitorsTable>, 'visitor_id' | 'first_seen' | 'last_seen'>;
 
 export function findSeenRanges(db: Kysely<DB>, siteId: string, visitorIds: readonly string[]) {
   if (visitorIds.length === 0) return Promise.resolve([] as SeenRange[]);
@@ -96,7 +93,7 @@ export function findSeenRanges(db: Kysely<DB>, siteId: string, visitorIds: reado
     .execute();
 }
 
-export type VisitRow = VisitFacts & { pageviews: number; engaged_seconds: number };
+export type VisitRow = VisitFacts & Pick<Selectable<VisitsTable>, 'pageviews' | 'engaged_seconds'>;
 
 /** Visits of these visitor ids overlapping the window, newest first. */
 export function listVisits(
@@ -106,24 +103,7 @@ export function listVisits(
   if (q.visitorIds.length === 0) return Promise.resolve([] as VisitRow[]);
   return db
     .selectFrom('visits')
-    .select([
-      'id',
-      'started_at',
-      'last_activity_at',
-      'entry_url',
-      'source_kind',
-      'session_ai_source',
-      'source_name',
-      'campaign',
-      'ref',
-      'device_type',
-      'os',
-      'browser',
-      'country_code',
-      'city',
-      'pageviews',
-      'engaged_seconds',
-    ])
+    .select([...VISIT_FACT_COLUMNS, 'pageviews', 'engaged_seconds'])
     .where('site_id', '=', q.siteId)
     .where('visitor_id', 'in', q.visitorIds)
     .where('last_activity_at', '>=', q.start)

@@ -3,25 +3,29 @@
  * seconds, and the first and the latest of them in full (entry source of the first, device and
  * place of the latest). A person's row combines the summaries of their visitor ids.
  */
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { VisitsTable } from '../db/ingest-types.js';
 import type { DB } from '../db/types.js';
 
-export interface VisitFacts {
-  id: string;
-  started_at: Date;
-  last_activity_at: Date;
-  entry_url: string;
-  source_kind: string;
-  session_ai_source: string;
-  source_name: string;
-  campaign: string;
-  ref: string;
-  device_type: string;
-  os: string;
-  browser: string;
-  country_code: string;
-  city: string;
-}
+/** The columns of a visit that the people reports show (entry source, device, place). */
+export const VISIT_FACT_COLUMNS = [
+  'id',
+  'started_at',
+  'last_activity_at',
+  'entry_url',
+  'source_kind',
+  'session_ai_source',
+  'source_name',
+  'campaign',
+  'ref',
+  'device_type',
+  'os',
+  'browser',
+  'country_code',
+  'city',
+] as const;
+
+export type VisitFacts = Pick<Selectable<VisitsTable>, (typeof VISIT_FACT_COLUMNS)[number]>;
 
 export interface WindowVisitSummary {
   visitor_id: string;

@@ -4,24 +4,21 @@
  * starts; it records the outcome only while it still holds the lease. A worker that dies lets
  * the lease run out and the attempt is made again by another, with the same envelope id.
  */
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { DB } from '../db/types.js';
-import type { DeliveryStatus } from './webhook-tables.js';
+import type { DeliveryStatus, WebhookDeliveriesTable, WebhooksTable } from './webhook-tables.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
-export interface ClaimedDelivery {
-  site_id: string;
-  id: string;
-  webhook_id: string;
-  envelope_id: string;
-  payload: string;
-  attempt_count: number;
-  url: string;
-  secret_sealed: string;
-  /** The endpoint's current run of failures began then; null when its last attempt succeeded. */
-  failing_since: Date | null;
-}
+/**
+ * A leased delivery with what the attempt needs of its endpoint. `failing_since`: the endpoint's
+ * current run of failures began then; null when its last attempt succeeded.
+ */
+export type ClaimedDelivery = Pick<
+  Selectable<WebhookDeliveriesTable>,
+  'site_id' | 'id' | 'webhook_id' | 'envelope_id' | 'payload' | 'attempt_count'
+> &
+  Pick<Selectable<WebhooksTable>, 'url' | 'secret_sealed' | 'failing_since'>;
 
 /** Leases up to `limit` due deliveries of enabled endpoints, oldest due first. */
 export async function claimDue(

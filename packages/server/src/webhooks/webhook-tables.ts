@@ -4,9 +4,7 @@
  * `dispatched_at` mark that the fan-out sets.
  */
 import type { ColumnType, Generated } from 'kysely';
-
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null, Date | string | null>;
+import type { NullableTimestamp, Timestamp } from '../db/column-types.js';
 
 export const EVENT_TYPES = ['ai_session.classified', 'conversion.attributed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
