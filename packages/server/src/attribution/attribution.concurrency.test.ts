@@ -5,10 +5,10 @@
  */
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DB } from '../db/types.js';
 import { newVisitorId } from '../ingest/ingest.fixtures.js';
-import { createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import { withDatabaseName } from '../test/global-setup.js';
 import { arrive, recordPayment, revenueRows } from './attribution.fixtures.js';
@@ -17,16 +17,10 @@ import { createAttributionWorker } from './attribution.worker.js';
 const PAYMENTS = 40;
 
 describe('attribution worker under concurrency and crashes', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('never works one job twice when two workers run at once', async () => {
-    const site = await insertSite(t, owner.accountId, { domain: 'busy.example.com' });
+    const site = await insertSite(t, t.owner.accountId, { domain: 'busy.example.com' });
     const vid = newVisitorId();
     await arrive(t, site, vid, 'chatgpt');
     const eventIds: string[] = [];
@@ -64,7 +58,7 @@ describe('attribution worker under concurrency and crashes', () => {
 
   it('leaves a job pending with nothing committed when its connection dies mid-job (PostgreSQL)', async (ctx) => {
     if (t.database.kind !== 'postgres') ctx.skip();
-    const site = await insertSite(t, owner.accountId, { domain: 'crash.example.com' });
+    const site = await insertSite(t, t.owner.accountId, { domain: 'crash.example.com' });
     const vid = newVisitorId();
     await arrive(t, site, vid, 'perplexity');
     const { eventId } = await recordPayment(t, site, { amountMinor: 4_200, visitorId: vid });

@@ -1,23 +1,17 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newVisitorId } from '../ingest/ingest.fixtures.js';
 import { DAY_MS, HOUR_MS } from '../lib/clock.js';
-import { createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import { arrive, convert, identify, serverEvent } from './attribution.fixtures.js';
 import { createAttributionWorker, MAX_ATTEMPTS, retryDelayMs } from './attribution.worker.js';
 
 describe('attribution worker', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   let sites = 0;
-  const newSite = () => insertSite(t, owner.accountId, { domain: `shop-${++sites}.example.com` });
+  const newSite = () => insertSite(t, t.owner.accountId, { domain: `shop-${++sites}.example.com` });
   const worker = () => createAttributionWorker({ db: t.database.db, clock: t.clock });
   const creditsOf = async (siteId: string, eventId: string) =>
     (
@@ -106,7 +100,7 @@ describe('attribution worker', () => {
     await identify(t, site, laptop, 'user-42');
     t.clock.advance(HOUR_MS);
     // A server event naming only the user: every linked visitor id counts, the stale visit does not.
-    const eventId = await serverEvent(t, owner.apiKey, {
+    const eventId = await serverEvent(t, t.owner.apiKey, {
       site_id: site.snippet_key,
       name: 'upgrade',
       user_id: 'user-42',
@@ -125,7 +119,11 @@ describe('attribution worker', () => {
 
   it('stores no credits for a conversion without visits, and still reports it', async () => {
     const site = await newSite();
-    const eventId = await serverEvent(t, owner.apiKey, { site_id: site.snippet_key, name: 'lead', value: 3 });
+    const eventId = await serverEvent(t, t.owner.apiKey, {
+      site_id: site.snippet_key,
+      name: 'lead',
+      value: 3,
+    });
     await worker().runUntilIdle();
     expect(await creditsOf(site.id, eventId)).toEqual([]);
     expect(await jobOf(site.id, eventId)).toMatchObject({ status: 'done' });

@@ -1,23 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, useTestApp } from '../test/app.js';
 import { insertAccount, insertSite } from '../test/factories.js';
 
 describe('GET /v1/conversions: access and parameters', () => {
-  let t: TestApp;
-  let owner: Owner;
+  const t = useTestApp();
   let siteId: string;
   let snippetKey: string;
   beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-    const site = await insertSite(t, owner.accountId, { domain: 'access.example.com' });
+    const site = await insertSite(t, t.owner.accountId, { domain: 'access.example.com' });
     siteId = site.id;
     snippetKey = site.snippet_key;
   });
-  afterAll(() => t.close());
 
-  const list = (query: string, headers: Record<string, string> = { cookie: owner.cookie }) =>
+  const list = (query: string, headers: Record<string, string> = { cookie: t.owner.cookie }) =>
     t.request({ method: 'GET', url: `/v1/conversions?${query}`, headers });
 
   it('answers an empty page to the owner’s session', async () => {
@@ -35,7 +31,11 @@ describe('GET /v1/conversions: access and parameters', () => {
   });
 
   it('refuses an API key with 401 whatever its scopes, and a request without a session', async () => {
-    const credentials: Record<string, string>[] = [bearer(owner.apiKey), {}, { cookie: 'tt_session=forged' }];
+    const credentials: Record<string, string>[] = [
+      bearer(t.owner.apiKey),
+      {},
+      { cookie: 'tt_session=forged' },
+    ];
     for (const headers of credentials) {
       const response = await list(`site_id=${siteId}`, headers);
       expect(response.statusCode).toBe(401);

@@ -1,22 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { arrive, convert, serverEvent } from '../attribution/attribution.fixtures.js';
 import { newVisitorId } from '../ingest/ingest.fixtures.js';
 import { HOUR_MS } from '../lib/clock.js';
-import { createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 
 describe('GET /v1/conversions: rows', () => {
-  let t: TestApp;
-  let owner: Owner;
+  const t = useTestApp({ TRUST_PROXY: 'true' });
   let site: Awaited<ReturnType<typeof insertSite>>;
   const ids: Record<string, string> = {};
   let vid: string;
   beforeAll(async () => {
-    t = await createTestApp({ TRUST_PROXY: 'true' });
-    owner = await setUpOwner(t);
-    site = await insertSite(t, owner.accountId, { domain: 'list.example.com' });
+    site = await insertSite(t, t.owner.accountId, { domain: 'list.example.com' });
     t.clock.set(new Date('2026-03-10T09:00:00Z'));
     vid = newVisitorId();
     // Ten days ago, out of the default window: a signup from Perplexity.
@@ -36,7 +33,7 @@ describe('GET /v1/conversions: rows', () => {
     });
     t.clock.advance(2 * HOUR_MS);
     // A server event after the visit went idle: no visit of its own, so the last-touch visit shows.
-    ids.server = await serverEvent(t, owner.apiKey, {
+    ids.server = await serverEvent(t, t.owner.apiKey, {
       site_id: site.snippet_key,
       name: 'signup',
       visitor_id: vid,
@@ -48,13 +45,12 @@ describe('GET /v1/conversions: rows', () => {
       .execute();
     t.clock.set(new Date('2026-03-20T12:00:00Z'));
   });
-  afterAll(() => t.close());
 
   const list = async (query = '') => {
     const response = await t.request({
       method: 'GET',
       url: `/v1/conversions?site_id=${site.id}${query}`,
-      headers: { cookie: owner.cookie },
+      headers: { cookie: t.owner.cookie },
     });
     expect(response.statusCode, response.body).toBe(200);
     return response.json();

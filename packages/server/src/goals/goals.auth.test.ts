@@ -4,9 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../access/principal.js';
-import { bearer, createTestApp, mintKey, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { bearer, mintKey, type Owner, type TestContext, useTestApp } from '../test/app.js';
 import { insertAccount, insertSite } from '../test/factories.js';
 import { type Auth, type GoalsClient, goalsClient, siteWithKey } from './goals.fixtures.js';
 
@@ -66,8 +66,8 @@ const ROUTES: RouteCase[] = [
 
 const ALL: Scope[] = ['stats:read', 'config:write', 'credentials:write', 'ingest:write'];
 
-interface Env {
-  t: TestApp;
+interface Group {
+  t: TestContext;
   owner: Owner;
   site: { id: string; snippet_key: string };
   goalId: string;
@@ -75,30 +75,39 @@ interface Env {
 }
 
 /**
- * A fresh app per group of tests: the per-credential and per-address budgets of §8 would
- * otherwise be shared by the whole file and end it early.
+ * One app for the file. Each group of tests gets its own site, key and goal and every client
+ * speaks from its own address, so the per-credential and per-address budgets of §8 a group
+ * spends are its own; the owner's key and session are shared and stay well within theirs.
  */
-async function bootApp(): Promise<Env> {
-  const t = await createTestApp();
-  const owner = await setUpOwner(t);
-  const fixture = await siteWithKey(t, owner);
-  const goalId = (await fixture.api.create({ site_id: fixture.site.snippet_key, name: 'signup' })).json().goal
-    .id;
-  const revoked = await mintKey(t, owner.cookie, { scopes: ALL });
-  await t.request({
-    method: 'DELETE',
-    url: `/v1/account/keys/${revoked.id}`,
-    headers: { cookie: owner.cookie },
+const t = useTestApp();
+
+/** A fresh site with a goal and a revoked key, made before the group's tests. */
+function useGroup(): Group {
+  const group = {
+    t,
+    get owner() {
+      return t.owner;
+    },
+  } as Group;
+  beforeAll(async () => {
+    const fixture = await siteWithKey(t, t.owner);
+    group.site = fixture.site;
+    group.goalId = (
+      await fixture.api.create({ site_id: fixture.site.snippet_key, name: 'signup' })
+    ).json().goal.id;
+    const revoked = await mintKey(t, t.owner.cookie, { scopes: ALL });
+    await t.request({
+      method: 'DELETE',
+      url: `/v1/account/keys/${revoked.id}`,
+      headers: { cookie: t.owner.cookie },
+    });
+    group.revokedKey = revoked.api_key;
   });
-  return { t, owner, site: fixture.site, goalId, revokedKey: revoked.api_key };
+  return group;
 }
 
 describe.each(ROUTES)('goals auth: $label', (route) => {
-  let env: Env;
-  beforeAll(async () => {
-    env = await bootApp();
-  });
-  afterAll(() => env.t.close());
+  const env = useGroup();
 
   const as = (auth: Auth | Record<string, string>) => goalsClient(env.t, auth);
   const call = (auth: Auth | Record<string, string>, ref = env.site.snippet_key) =>
@@ -165,14 +174,8 @@ describe.each(ROUTES)('goals auth: $label', (route) => {
 });
 
 describe('goals auth: a site scheduled for deletion', () => {
-  let env: Env;
-  beforeAll(async () => {
-    env = await bootApp();
-  });
-  afterAll(() => env.t.close());
-
   it('keeps reads working; writes answer 404', async () => {
-    const { t, owner } = env;
+    const { owner } = t;
     const api = goalsClient(t, bearer(owner.apiKey));
     const scheduled = await insertSite(t, owner.accountId);
     const goal = (await api.create({ site_id: scheduled.snippet_key, name: 'signup' })).json().goal;

@@ -6,11 +6,11 @@
  * `total_count` null when the daily totals cannot be read, byte limit on properties, minor
  * units, exchange-rate days, `event_names` cap and paging edges.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { arrive, convert, serverEvent } from '../attribution/attribution.fixtures.js';
 import { newVisitorId } from '../ingest/ingest.fixtures.js';
 import { DAY_MS } from '../lib/clock.js';
-import { bearer, createTestApp, login, mintKey, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { bearer, login, mintKey, type Owner, type TestApp, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import { visitorsClient } from '../visitors/visitors.fixtures.js';
 import { ALL_SCOPES, goalsClient, nextAddress, postServerEvents, siteWithKey } from './goals.fixtures.js';
@@ -36,18 +36,14 @@ async function addMember(t: TestApp, owner: Owner) {
   return login(t, member);
 }
 
+/** One app for the file; the blocks that read dates set the clock to NOW first. */
+const t = useTestApp();
+
 describe('goals contract', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    t.clock.set(NOW);
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  beforeAll(() => t.clock.set(NOW));
 
   it('requires site_id on the reports and on reorder: 422 in the query, 400 in the body', async () => {
-    const { site, api } = await siteWithKey(t, owner);
+    const { site, api } = await siteWithKey(t, t.owner);
     const goal = (await api.create({ site_id: site.snippet_key, name: 'signup' })).json().goal;
     expectInvalid(await api.timeseries({}), 422, 'site_id');
     expectInvalid(await api.properties('signup', {}), 422, 'site_id');
@@ -55,8 +51,8 @@ describe('goals contract', () => {
   });
 
   it('lets a member who is not an admin manage goals, by session and by key', async () => {
-    const site = await insertSite(t, owner.accountId);
-    const memberCookie = await addMember(t, owner);
+    const site = await insertSite(t, t.owner.accountId);
+    const memberCookie = await addMember(t, t.owner);
     const memberKey = (await mintKey(t, memberCookie, { scopes: ['config:write', 'stats:read'] })).api_key;
     for (const [api, site_id] of [
       [goalsClient(t, { cookie: memberCookie }), site.id],
@@ -73,7 +69,7 @@ describe('goals contract', () => {
   });
 
   it('returns property keys exactly as sent, even ones that look like personal data', async () => {
-    const { site, key, api } = await siteWithKey(t, owner);
+    const { site, key, api } = await siteWithKey(t, t.owner);
     const site_id = site.snippet_key;
     await postServerEvents(t, key, [
       { site_id, name: 'buy', properties: { 'jane@example.com': 'plan', '+49 170 1234567': 'x' } },
@@ -91,7 +87,7 @@ describe('goals contract', () => {
     for (let i = 0; i < 600; i++) {
       expect((await anonymous.send('GET', '/v1/goals/signup/visitors')).statusCode).toBe(401);
     }
-    const { site, key } = await siteWithKey(t, owner);
+    const { site, key } = await siteWithKey(t, t.owner);
     const limited = await goalsClient(t, bearer(key), address).list({ site_id: site.snippet_key });
     expect(limited.statusCode).toBe(429);
     expect(limited.json()).toEqual({
@@ -102,11 +98,11 @@ describe('goals contract', () => {
   });
 
   it('fills the entry of a direct visit with empty strings where nothing is known', async () => {
-    const site = await insertSite(t, owner.accountId, { domain: 'direct.example.com' });
+    const site = await insertSite(t, t.owner.accountId, { domain: 'direct.example.com' });
     const vid = newVisitorId();
     await arrive(t, site, vid, 'direct', '/start');
     await convert(t, site, vid, 'signup');
-    const reader = visitorsClient(t, bearer(owner.apiKey));
+    const reader = visitorsClient(t, bearer(t.owner.apiKey));
     const body = (await reader.goalVisitors('signup', { site_id: site.snippet_key })).json();
     expect(body.visitors).toHaveLength(1);
     expect(body.visitors[0].entry).toEqual({
@@ -123,19 +119,11 @@ describe('goals contract', () => {
 });
 
 describe('goals contract: an expired key', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
-
   it('answers 401 on every goals endpoint and on the goal visitors report', async () => {
-    const { site } = await siteWithKey(t, owner);
+    const { site } = await siteWithKey(t, t.owner);
     const site_id = site.snippet_key;
     const expiresAt = new Date(t.clock.now().getTime() + DAY_MS).toISOString();
-    const { api_key } = await mintKey(t, owner.cookie, { scopes: ALL_SCOPES, expires_at: expiresAt });
+    const { api_key } = await mintKey(t, t.owner.cookie, { scopes: ALL_SCOPES, expires_at: expiresAt });
     const goal = (await goalsClient(t, bearer(api_key)).create({ site_id, name: 'signup' })).json().goal;
     t.clock.advance(2 * DAY_MS);
     const api = goalsClient(t, bearer(api_key));
@@ -161,14 +149,6 @@ describe('goals contract: an expired key', () => {
 });
 
 describe('goals and conversions contract: a failing database', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
-
   const renamed = async (table: string, run: () => Promise<void>) => {
     await t.database.db.schema.alterTable(table).renameTo(`${table}_away`).execute();
     try {
@@ -179,7 +159,7 @@ describe('goals and conversions contract: a failing database', () => {
   };
 
   it('answers a goals failure with 500 {error: "Internal server error", statusCode: 500}', async () => {
-    const { site, api } = await siteWithKey(t, owner);
+    const { site, api } = await siteWithKey(t, t.owner);
     await renamed('goals', async () => {
       const response = await api.list({ site_id: site.snippet_key });
       expect(response.statusCode).toBe(500);
@@ -188,12 +168,12 @@ describe('goals and conversions contract: a failing database', () => {
   });
 
   it('answers a conversion listing failure with 500 {error: "Failed to load conversions"} and no statusCode', async () => {
-    const site = await insertSite(t, owner.accountId);
+    const site = await insertSite(t, t.owner.accountId);
     await renamed('events', async () => {
       const response = await t.request({
         method: 'GET',
         url: `/v1/conversions?site_id=${site.id}`,
-        headers: { cookie: owner.cookie },
+        headers: { cookie: t.owner.cookie },
       });
       expect(response.statusCode).toBe(500);
       expect(response.json()).toEqual({ error: 'Failed to load conversions' });
@@ -201,13 +181,13 @@ describe('goals and conversions contract: a failing database', () => {
   });
 
   it('still lists conversions when the daily totals cannot be read: total_count null', async () => {
-    const site = await insertSite(t, owner.accountId);
-    const id = await serverEvent(t, owner.apiKey, { site_id: site.snippet_key, name: 'signup' });
+    const site = await insertSite(t, t.owner.accountId);
+    const id = await serverEvent(t, t.owner.apiKey, { site_id: site.snippet_key, name: 'signup' });
     await renamed('daily_goal_completions', async () => {
       const response = await t.request({
         method: 'GET',
         url: `/v1/conversions?site_id=${site.id}`,
-        headers: { cookie: owner.cookie },
+        headers: { cookie: t.owner.cookie },
       });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toMatchObject({
@@ -220,16 +200,9 @@ describe('goals and conversions contract: a failing database', () => {
 });
 
 describe('conversions contract', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    t.clock.set(NOW);
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  beforeAll(() => t.clock.set(NOW));
 
-  const list = (siteId: string, query = '', cookie = owner.cookie) =>
+  const list = (siteId: string, query = '', cookie = t.owner.cookie) =>
     t.request({ method: 'GET', url: `/v1/conversions?site_id=${siteId}${query}`, headers: { cookie } });
 
   const ok = async (siteId: string, query = '') => {
@@ -239,9 +212,9 @@ describe('conversions contract', () => {
   };
 
   it('lists at most 100 event_names, most first, while total_count counts every name', async () => {
-    const site = await insertSite(t, owner.accountId);
+    const site = await insertSite(t, t.owner.accountId);
     const names = Array.from({ length: 101 }, (_, i) => `name_${String(i).padStart(3, '0')}`);
-    await postServerEvents(t, owner.apiKey, [
+    await postServerEvents(t, t.owner.apiKey, [
       ...names.map((name) => ({ site_id: site.snippet_key, name })),
       { site_id: site.snippet_key, name: 'name_100' },
     ]);
@@ -253,15 +226,15 @@ describe('conversions contract', () => {
   });
 
   it('nulls properties over 8,192 bytes of stored JSON, counting bytes, not characters', async () => {
-    const site = await insertSite(t, owner.accountId);
+    const site = await insertSite(t, t.owner.accountId);
     // {"a":"é…","b":"x…"}: 15 bytes of JSON around 4,088 bytes of é and the x's.
     const at = (xs: number) => ({ a: 'é'.repeat(2044), b: 'x'.repeat(xs) });
-    const fits = await serverEvent(t, owner.apiKey, {
+    const fits = await serverEvent(t, t.owner.apiKey, {
       site_id: site.snippet_key,
       name: 'fits',
       properties: at(4089),
     });
-    const over = await serverEvent(t, owner.apiKey, {
+    const over = await serverEvent(t, t.owner.apiKey, {
       site_id: site.snippet_key,
       name: 'over',
       properties: at(4090),
@@ -273,9 +246,9 @@ describe('conversions contract', () => {
   });
 
   it('gives values in whole minor units and converts at the rate of the day or the latest before it', async () => {
-    const site = await insertSite(t, owner.accountId);
+    const site = await insertSite(t, t.owner.accountId);
     const post = (name: string, value: number, currency: string) =>
-      serverEvent(t, owner.apiKey, { site_id: site.snippet_key, name, value, currency });
+      serverEvent(t, t.owner.apiKey, { site_id: site.snippet_key, name, value, currency });
     const yen = await post('yen', 1000, 'JPY');
     const dinar = await post('dinar', 1.234, 'KWD');
     const euro = await post('euro', 10, 'EUR');
@@ -297,8 +270,8 @@ describe('conversions contract', () => {
   });
 
   it('keeps listing the conversions of a site scheduled for deletion', async () => {
-    const site = await insertSite(t, owner.accountId);
-    const id = await serverEvent(t, owner.apiKey, { site_id: site.snippet_key, name: 'signup' });
+    const site = await insertSite(t, t.owner.accountId);
+    const id = await serverEvent(t, t.owner.apiKey, { site_id: site.snippet_key, name: 'signup' });
     await t.database.db
       .updateTable('sites')
       .set({ deleted_at: t.clock.now() })
@@ -310,15 +283,15 @@ describe('conversions contract', () => {
   });
 
   it('answers a member’s session, not only an admin’s', async () => {
-    const site = await insertSite(t, owner.accountId);
-    const memberCookie = await addMember(t, owner);
+    const site = await insertSite(t, t.owner.accountId);
+    const memberCookie = await addMember(t, t.owner);
     const response = await list(site.id, '', memberCookie);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ conversions: [], total_count: 0 });
   });
 
   it('takes page_size up to 200 and pages up to an offset of exactly 100000', async () => {
-    const site = await insertSite(t, owner.accountId);
+    const site = await insertSite(t, t.owner.accountId);
     expect(await ok(site.id, '&page_size=200')).toMatchObject({ page: 1, page_size: 200, has_more: false });
     expect(await ok(site.id, '&page=501&page_size=200')).toMatchObject({ page: 501, page_size: 200 });
     const past = await list(site.id, '&page=502&page_size=200');
@@ -326,7 +299,7 @@ describe('conversions contract', () => {
   });
 
   it('takes an event_name of 1 to 64 characters: 422 for an empty one', async () => {
-    const site = await insertSite(t, owner.accountId);
+    const site = await insertSite(t, t.owner.accountId);
     expectInvalid(await list(site.id, '&event_name='), 422, 'event_name');
     expect((await ok(site.id, `&event_name=${'x'.repeat(64)}`)).conversions).toEqual([]);
   });

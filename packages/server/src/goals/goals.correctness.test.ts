@@ -3,8 +3,8 @@
  * goals.dataset.ts goes through the real ingest path, and every report answer is compared with
  * a straightforward count over the raw generated events.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../test/app.js';
 import {
   expectedProperties,
   expectedTimeseries,
@@ -25,20 +25,17 @@ const WINDOWS: [string, { from?: string; to?: string }, string, string][] = [
 const GOAL_NAMES = ['purchase', 'signup', 'trial_started', 'newsletter', 'download', 'contact_form'];
 
 describe('goal reports against an independent computation', () => {
-  let t: TestApp;
-  let owner: Owner;
+  const t = useTestApp();
   let api: GoalsClient;
   let site_id: string;
   let events: GeneratedEvent[];
 
   beforeAll(async () => {
-    t = await createTestApp();
     t.clock.set(NOW);
-    owner = await setUpOwner(t);
     const dataset = generateDataset();
     events = dataset.events;
-    const main = await siteWithKey(t, owner);
-    const other = await siteWithKey(t, owner);
+    const main = await siteWithKey(t, t.owner);
+    const other = await siteWithKey(t, t.owner);
     api = main.api;
     site_id = main.site.snippet_key;
     const sent = await postServerEvents(
@@ -50,7 +47,6 @@ describe('goal reports against an independent computation', () => {
     expect(duplicates).toBe(dataset.retries.length);
     await postServerEvents(t, other.key, toServerEvents(other.site.snippet_key, dataset.otherSite));
   }, 240_000);
-  afterAll(() => t.close());
 
   it('generated what the scan rule needs: a key over budget, a cut partway through, retries', () => {
     const { properties: signup } = expectedProperties(events, 'signup', '2026-04-01', '2026-06-14');

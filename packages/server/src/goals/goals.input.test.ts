@@ -4,8 +4,8 @@
  * `{error: "validation_failed", message, field}` naming the offending field (interface §7.1).
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Owner, type TestContext, useTestApp } from '../test/app.js';
 import { type GoalsClient, siteWithKey } from './goals.fixtures.js';
 
 const expectInvalid = (
@@ -19,26 +19,30 @@ const expectInvalid = (
   });
 };
 
+const t = useTestApp();
+
 /**
- * An app with one site, its key and one goal. Each describe block gets its own: refused
- * requests count against the write budget of §8 (60 a minute) like any other.
+ * A site of its own with a fresh key and one goal, per describe block: refused requests count
+ * against the key's write budget of §8 (60 a minute) like any other.
  */
-function useGoalsApp() {
-  const env = {} as { t: TestApp; owner: Owner; api: GoalsClient; site_id: string; goalId: string };
+function useGoalSite() {
+  const env = {
+    t,
+    get owner() {
+      return t.owner;
+    },
+  } as { t: TestContext; owner: Owner; api: GoalsClient; site_id: string; goalId: string };
   beforeAll(async () => {
-    env.t = await createTestApp();
-    env.owner = await setUpOwner(env.t);
-    const fixture = await siteWithKey(env.t, env.owner);
+    const fixture = await siteWithKey(t, t.owner);
     env.api = fixture.api;
     env.site_id = fixture.site.snippet_key;
     env.goalId = (await env.api.create({ site_id: env.site_id, name: 'existing' })).json().goal.id;
   });
-  afterAll(() => env.t.close());
   return env;
 }
 
 describe('goals: bad input on create', () => {
-  const env = useGoalsApp();
+  const env = useGoalSite();
 
   const CREATE_CASES: [string, unknown, string][] = [
     ['a missing site_id', { name: 'x' }, 'site_id'],
@@ -110,7 +114,7 @@ describe('goals: bad input on create', () => {
 });
 
 describe('goals: bad input on the other routes', () => {
-  const env = useGoalsApp();
+  const env = useGoalSite();
 
   it('PATCH /v1/goals/:id: 422 for a malformed id, 400 for a bad body', async () => {
     const { api, site_id, goalId } = env;

@@ -3,20 +3,17 @@
  * `goal_limit_reached` at the limit, and so does creating a goal. The 200 goals are registered
  * through the real ingest path (200 distinct event names).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../test/app.js';
 import { GOALS_PER_SITE } from './goal-names.js';
 import { type GoalsClient, postServerEvents, siteWithKey } from './goals.fixtures.js';
 
 describe('goals: 200 active goals per site', () => {
-  let t: TestApp;
-  let owner: Owner;
+  const t = useTestApp();
   let api: GoalsClient;
   let site_id: string;
   beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-    const fixture = await siteWithKey(t, owner);
+    const fixture = await siteWithKey(t, t.owner);
     api = fixture.api;
     site_id = fixture.site.snippet_key;
     const names = Array.from({ length: GOALS_PER_SITE }, (_, i) => `goal_${String(i).padStart(3, '0')}`);
@@ -26,7 +23,6 @@ describe('goals: 200 active goals per site', () => {
       names.map((name) => ({ site_id, name })),
     );
   }, 120_000);
-  afterAll(() => t.close());
 
   const goalNamed = async (name: string) =>
     (await api.list({ site_id, include_archived: 'true' }))

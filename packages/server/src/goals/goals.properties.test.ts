@@ -2,25 +2,19 @@
  * `GET /v1/goals/:name/properties` on small hand-made datasets, posted through the real ingest path (browser
  * events through `/v1/collect`, dated events through `/v1/server/events`).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { collect, newVisitorId } from '../ingest/ingest.fixtures.js';
-import { createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { useTestApp } from '../test/app.js';
 import { type ServerEventBody, siteWithEvents } from './goals.fixtures.js';
 
 const NOW = new Date('2026-03-10T12:00:00Z');
 const at = (day: string, time = '10:00:00') => `${day}T${time}Z`;
 
 describe('goal properties', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    t.clock.set(NOW);
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  beforeAll(() => t.clock.set(NOW));
 
-  const siteWith = (events: Omit<ServerEventBody, 'site_id'>[]) => siteWithEvents(t, owner, events);
+  const siteWith = (events: Omit<ServerEventBody, 'site_id'>[]) => siteWithEvents(t, t.owner, events);
 
   describe('GET /v1/goals/:name/properties', () => {
     it('counts distinct events per value, most common first, keys and values as stored', async () => {

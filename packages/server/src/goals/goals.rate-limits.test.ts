@@ -1,21 +1,15 @@
 /**
  * Rate limits of the goals endpoints (interface §8): per credential 120 reads and 60 writes a
  * minute, per client address 600 a minute across every goals endpoint; 429 with Retry-After.
- * Each test gets its own app, so budgets start empty.
+ * Each test spends the budgets of its own fresh keys and client addresses, so they start empty.
  */
 import type { LightMyRequestResponse } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { bearer, useTestApp } from '../test/app.js';
 import { goalsClient, nextAddress, siteWithKey } from './goals.fixtures.js';
 
 describe('goals: rate limits', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeEach(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterEach(() => t.close());
+  const t = useTestApp();
 
   const expectLimited = (response: LightMyRequestResponse) => {
     expect(response.statusCode).toBe(429);
@@ -28,7 +22,7 @@ describe('goals: rate limits', () => {
   };
 
   it('allows 60 writes a minute per credential, separately from reads', async () => {
-    const { site, api } = await siteWithKey(t, owner);
+    const { site, api } = await siteWithKey(t, t.owner);
     const site_id = site.snippet_key;
     const id = (await api.create({ site_id, name: 'w' })).json().goal.id;
     for (let i = 1; i < 60; i++)
@@ -38,7 +32,7 @@ describe('goals: rate limits', () => {
   });
 
   it('allows 120 reads a minute per credential across the read endpoints, from any address', async () => {
-    const { site, key, api } = await siteWithKey(t, owner);
+    const { site, key, api } = await siteWithKey(t, t.owner);
     const site_id = site.snippet_key;
     for (let i = 0; i < 40; i++) {
       expect((await api.list({ site_id })).statusCode).toBe(200);
@@ -50,8 +44,8 @@ describe('goals: rate limits', () => {
   });
 
   it('counts each credential separately', async () => {
-    const first = await siteWithKey(t, owner);
-    const second = await siteWithKey(t, owner);
+    const first = await siteWithKey(t, t.owner);
+    const second = await siteWithKey(t, t.owner);
     for (let i = 0; i < 120; i++) await first.api.list({ site_id: first.site.snippet_key });
     expectLimited(await first.api.list({ site_id: first.site.snippet_key }));
     const sameAddress = goalsClient(t, bearer(second.key), first.api.address);
@@ -67,7 +61,7 @@ describe('goals: rate limits', () => {
         i % 2 ? await anonymous.send('GET', paths[i % 3] as string) : await anonymous.create({});
       expect(response.statusCode).toBe(401);
     }
-    const { site, key } = await siteWithKey(t, owner);
+    const { site, key } = await siteWithKey(t, t.owner);
     expectLimited(await goalsClient(t, bearer(key), address).list({ site_id: site.snippet_key }));
     expect((await goalsClient(t, bearer(key)).list({ site_id: site.snippet_key })).statusCode).toBe(200);
   });

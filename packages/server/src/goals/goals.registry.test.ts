@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../test/app.js';
 import { goalsClient, postServerEvents, siteWithKey } from './goals.fixtures.js';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('goal registry', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('creates a goal (201) with every field and lists it', async () => {
-    const { site, api } = await siteWithKey(t, owner);
+    const { site, api } = await siteWithKey(t, t.owner);
     const created = await api.create({
       site_id: site.snippet_key,
       name: 'trial_started',
@@ -42,7 +36,7 @@ describe('goal registry', () => {
   });
 
   it('orders by sort_order, then name bytewise', async () => {
-    const { site, api } = await siteWithKey(t, owner);
+    const { site, api } = await siteWithKey(t, t.owner);
     for (const [name, sort_order] of [
       ['ab', 1],
       ['a_z', 1],
@@ -59,7 +53,7 @@ describe('goal registry', () => {
   });
 
   it('answers 409 goal_exists for a name on the site, archived or not; other sites may reuse it', async () => {
-    const { site, api } = await siteWithKey(t, owner);
+    const { site, api } = await siteWithKey(t, t.owner);
     const first = (await api.create({ site_id: site.snippet_key, name: 'signup' })).json().goal;
     const again = await api.create({ site_id: site.snippet_key, name: 'signup', emoji: '✅' });
     expect(again.statusCode).toBe(409);
@@ -73,14 +67,14 @@ describe('goal registry', () => {
     expect((await api.create({ site_id: site.snippet_key, name: 'signup' })).json()).toMatchObject({
       code: 'goal_exists',
     });
-    const other = await siteWithKey(t, owner);
+    const other = await siteWithKey(t, t.owner);
     expect((await other.api.create({ site_id: other.site.snippet_key, name: 'signup' })).statusCode).toBe(
       201,
     );
   });
 
   it('refuses a goal that ingest registered already', async () => {
-    const { site, key, api } = await siteWithKey(t, owner);
+    const { site, key, api } = await siteWithKey(t, t.owner);
     await postServerEvents(t, key, [{ site_id: site.snippet_key, name: 'lead' }]);
     expect((await api.create({ site_id: site.snippet_key, name: 'lead' })).statusCode).toBe(409);
     expect(
@@ -89,7 +83,7 @@ describe('goal registry', () => {
   });
 
   it('updates only the fields sent; null clears display_name and emoji; name is immutable', async () => {
-    const { site, api } = await siteWithKey(t, owner);
+    const { site, api } = await siteWithKey(t, t.owner);
     const goal = (
       await api.create({
         site_id: site.snippet_key,
@@ -113,8 +107,8 @@ describe('goal registry', () => {
   });
 
   it('answers 404 {error, statusCode} for a goal of another site, of another account, or unknown', async () => {
-    const mine = await siteWithKey(t, owner);
-    const other = await siteWithKey(t, owner);
+    const mine = await siteWithKey(t, t.owner);
+    const other = await siteWithKey(t, t.owner);
     const theirs = (await other.api.create({ site_id: other.site.snippet_key, name: 'x' })).json().goal;
     const site_id = mine.site.snippet_key;
     const notFound = { error: 'Not found', statusCode: 404 };
@@ -133,7 +127,7 @@ describe('goal registry', () => {
   });
 
   it('archives with 204 and no body, hides archived goals unless include_archived=true', async () => {
-    const { site, key, api } = await siteWithKey(t, owner);
+    const { site, key, api } = await siteWithKey(t, t.owner);
     const site_id = site.snippet_key;
     const keep = (await api.create({ site_id, name: 'keep' })).json().goal;
     const gone = (await api.create({ site_id, name: 'gone' })).json().goal;
@@ -159,12 +153,12 @@ describe('goal registry', () => {
   });
 
   it('reorders: listed goals get 0, 1, 2 …; other sites’ ids are ignored; answers the full list', async () => {
-    const { site, api } = await siteWithKey(t, owner);
+    const { site, api } = await siteWithKey(t, t.owner);
     const site_id = site.snippet_key;
     const made: Record<string, { id: string }> = {};
     for (const name of ['a', 'b', 'c', 'd'])
       made[name] = (await api.create({ site_id, name, sort_order: 50 })).json().goal;
-    const other = await siteWithKey(t, owner);
+    const other = await siteWithKey(t, t.owner);
     const foreign = (
       await other.api.create({ site_id: other.site.snippet_key, name: 'z', sort_order: 9 })
     ).json().goal;
@@ -194,8 +188,8 @@ describe('goal registry', () => {
   });
 
   it('lets a dashboard session address the site by internal UUID and still answers the snippet key', async () => {
-    const { site } = await siteWithKey(t, owner);
-    const session = goalsClient(t, { cookie: owner.cookie });
+    const { site } = await siteWithKey(t, t.owner);
+    const session = goalsClient(t, { cookie: t.owner.cookie });
     const created = await session.create({ site_id: site.id, name: 'via_session' });
     expect(created.statusCode).toBe(201);
     expect(created.json().goal.site_id).toBe(site.snippet_key);

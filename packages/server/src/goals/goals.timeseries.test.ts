@@ -2,25 +2,19 @@
  * `GET /v1/goals/timeseries` on small hand-made datasets, posted through the real ingest path (browser
  * events through `/v1/collect`, dated events through `/v1/server/events`).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { collect, newVisitorId } from '../ingest/ingest.fixtures.js';
-import { createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { useTestApp } from '../test/app.js';
 import { type GoalsClient, type ServerEventBody, siteWithEvents, siteWithKey } from './goals.fixtures.js';
 
 const NOW = new Date('2026-03-10T12:00:00Z');
 const at = (day: string, time = '10:00:00') => `${day}T${time}Z`;
 
 describe('goal timeseries', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    t.clock.set(NOW);
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  beforeAll(() => t.clock.set(NOW));
 
-  const siteWith = (events: Omit<ServerEventBody, 'site_id'>[]) => siteWithEvents(t, owner, events);
+  const siteWith = (events: Omit<ServerEventBody, 'site_id'>[]) => siteWithEvents(t, t.owner, events);
 
   describe('GET /v1/goals/timeseries', () => {
     let api: GoalsClient;
@@ -102,7 +96,7 @@ describe('goal timeseries', () => {
     });
 
     it('answers an empty series for a site with no goals', async () => {
-      const empty = await siteWithKey(t, owner);
+      const empty = await siteWithKey(t, t.owner);
       expect((await empty.api.timeseries({ site_id: empty.site.snippet_key })).json()).toEqual({
         from: '2026-03-04',
         to: '2026-03-10',

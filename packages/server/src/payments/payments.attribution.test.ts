@@ -2,21 +2,15 @@
  * The contract with the attribution job, run for real: a payment it credits is netted to the
  * millionth by a full refund posted later, and a refund posted before it ran is applied by it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { collect, newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
 import { DAY_MS, HOUR_MS } from '../lib/clock.js';
-import { createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import { postPayment, storedRows } from './payments.fixtures.js';
 
 describe('payments and the attribution job', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const revenueOf = (siteId: string) =>
     t.database.db
@@ -29,7 +23,7 @@ describe('payments and the attribution job', () => {
       .execute();
 
   it('nets a credited payment to zero per source with a later full refund; refunds posted earlier are applied by the job', async () => {
-    const site = await insertSite(t, owner.accountId, { domain: 'shop.example.net' });
+    const site = await insertSite(t, t.owner.accountId, { domain: 'shop.example.net' });
     const vid = newVisitorId();
     for (const referrer of [
       'https://chatgpt.com/',
@@ -40,8 +34,13 @@ describe('payments and the attribution job', () => {
       t.clock.advance(HOUR_MS);
     }
     const base = { site_id: site.snippet_key, currency: 'USD', visitor_id: vid };
-    await postPayment(t, owner.apiKey, { ...base, transaction_id: 'pi_a', amount: 100 });
-    await postPayment(t, owner.apiKey, { ...base, transaction_id: 'pi_b', amount: 50, refunded_amount: 20 });
+    await postPayment(t, t.owner.apiKey, { ...base, transaction_id: 'pi_a', amount: 100 });
+    await postPayment(t, t.owner.apiKey, {
+      ...base,
+      transaction_id: 'pi_b',
+      amount: 50,
+      refunded_amount: 20,
+    });
     await t.app.services.attribution.runAttributionBatch({ limit: 100 });
 
     const afterJob = await storedRows(t, site.id);
@@ -49,8 +48,8 @@ describe('payments and the attribution job', () => {
     expect(afterJob.refunds).toEqual([expect.objectContaining({ amount_minor: 2000, applied: true })]);
 
     t.clock.advance(2 * DAY_MS);
-    await postPayment(t, owner.apiKey, { ...base, transaction_id: 'pi_a', amount: 100, refunded: true });
-    await postPayment(t, owner.apiKey, { ...base, transaction_id: 'pi_b', amount: 50, refunded: true });
+    await postPayment(t, t.owner.apiKey, { ...base, transaction_id: 'pi_a', amount: 100, refunded: true });
+    await postPayment(t, t.owner.apiKey, { ...base, transaction_id: 'pi_b', amount: 50, refunded: true });
     const { refunds } = await storedRows(t, site.id);
     expect(refunds.map((r) => [r.amount_minor, r.applied])).toEqual([
       [2000, true],

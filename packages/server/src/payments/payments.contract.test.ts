@@ -4,22 +4,16 @@
  * shortest provider, revoked and expired keys, and session matching through the front doors
  * (the email against the person's visits from before sign-in; look-back from `timestamp`).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { arrive, identify } from '../attribution/attribution.fixtures.js';
 import { newVisitorId } from '../ingest/ingest.fixtures.js';
 import { DAY_MS, HOUR_MS } from '../lib/clock.js';
-import { createTestApp, mintKey, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { mintKey, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import { newTransactionId, postPayment, storedRows } from './payments.fixtures.js';
 
 describe('POST /v1/server/payments: contract', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const later = (ms: number) => new Date(t.clock.now().getTime() + ms).toISOString();
 
@@ -44,16 +38,16 @@ describe('POST /v1/server/payments: contract', () => {
   }
 
   it('accepts a timestamp exactly 24 hours ahead and refuses one a millisecond beyond', async () => {
-    const site = await insertSite(t, owner.accountId);
+    const site = await insertSite(t, t.owner.accountId);
     const body = () => ({
       site_id: site.snippet_key,
       transaction_id: newTransactionId(),
       amount: 5,
       currency: 'USD',
     });
-    const edge = await postPayment(t, owner.apiKey, { ...body(), timestamp: later(24 * HOUR_MS) });
+    const edge = await postPayment(t, t.owner.apiKey, { ...body(), timestamp: later(24 * HOUR_MS) });
     expect(edge.statusCode, edge.body).toBe(202);
-    const beyond = await postPayment(t, owner.apiKey, { ...body(), timestamp: later(24 * HOUR_MS + 1) });
+    const beyond = await postPayment(t, t.owner.apiKey, { ...body(), timestamp: later(24 * HOUR_MS + 1) });
     expect(beyond.statusCode).toBe(422);
     expect(beyond.json()).toEqual({
       error: 'validation_failed',
@@ -63,12 +57,12 @@ describe('POST /v1/server/payments: contract', () => {
   });
 
   it('takes ISK and KRW amounts as whole units: no minor unit to divide by', async () => {
-    const site = await insertSite(t, owner.accountId);
+    const site = await insertSite(t, t.owner.accountId);
     for (const [currency, amount] of [
       ['isk', 1500],
       ['KRW', 25_000],
     ] as const) {
-      const response = await postPayment(t, owner.apiKey, {
+      const response = await postPayment(t, t.owner.apiKey, {
         site_id: site.snippet_key,
         transaction_id: `order-${currency}`,
         amount,
@@ -84,7 +78,7 @@ describe('POST /v1/server/payments: contract', () => {
   });
 
   it('accepts a one-letter provider and answers duplicate to a trial posted twice', async () => {
-    const site = await insertSite(t, owner.accountId);
+    const site = await insertSite(t, t.owner.accountId);
     const body = {
       site_id: site.snippet_key,
       transaction_id: 'trial-1',
@@ -92,11 +86,11 @@ describe('POST /v1/server/payments: contract', () => {
       currency: 'EUR',
       provider: 'x',
     };
-    expect((await postPayment(t, owner.apiKey, body)).json()).toEqual({
+    expect((await postPayment(t, t.owner.apiKey, body)).json()).toEqual({
       status: 'trial',
       transaction_id: 'trial-1',
     });
-    expect((await postPayment(t, owner.apiKey, body)).json()).toEqual({
+    expect((await postPayment(t, t.owner.apiKey, body)).json()).toEqual({
       status: 'duplicate',
       transaction_id: 'trial-1',
     });
@@ -106,14 +100,14 @@ describe('POST /v1/server/payments: contract', () => {
   });
 
   it('records an amount below the currency’s smallest unit as a trial, as it would amount 0', async () => {
-    const site = await insertSite(t, owner.accountId);
+    const site = await insertSite(t, t.owner.accountId);
     const tiny = { site_id: site.snippet_key, transaction_id: 'tiny-1', amount: 0.004, currency: 'USD' };
-    expect((await postPayment(t, owner.apiKey, tiny)).json()).toEqual({
+    expect((await postPayment(t, t.owner.apiKey, tiny)).json()).toEqual({
       status: 'trial',
       transaction_id: 'tiny-1',
     });
     const cent = { ...tiny, transaction_id: 'cent-1', amount: 0.01 };
-    expect((await postPayment(t, owner.apiKey, cent)).json()).toEqual({
+    expect((await postPayment(t, t.owner.apiKey, cent)).json()).toEqual({
       status: 'recorded',
       transaction_id: 'cent-1',
     });
@@ -127,16 +121,16 @@ describe('POST /v1/server/payments: contract', () => {
   });
 
   it('answers 401 unauthorized to a revoked or an expired key, recording nothing', async () => {
-    const site = await insertSite(t, owner.accountId);
+    const site = await insertSite(t, t.owner.accountId);
     const scopes = ['ingest:write'];
-    const revoked = await mintKey(t, owner.cookie, { scopes });
+    const revoked = await mintKey(t, t.owner.cookie, { scopes });
     const revoke = await t.request({
       method: 'DELETE',
       url: `/v1/account/keys/${revoked.id}`,
-      headers: { cookie: owner.cookie },
+      headers: { cookie: t.owner.cookie },
     });
     expect(revoke.statusCode).toBe(204);
-    const expired = await mintKey(t, owner.cookie, { scopes, expires_at: later(60_000) });
+    const expired = await mintKey(t, t.owner.cookie, { scopes, expires_at: later(60_000) });
     t.clock.advance(120_000);
     for (const key of [revoked.api_key, expired.api_key]) {
       const response = await postPayment(t, key, {
@@ -152,7 +146,7 @@ describe('POST /v1/server/payments: contract', () => {
   });
 
   it('matches a payment carrying only an email to that person’s visits, including those before sign-in', async () => {
-    const site = await insertSite(t, owner.accountId, { domain: 'match-email.example.com' });
+    const site = await insertSite(t, t.owner.accountId, { domain: 'match-email.example.com' });
     const buyer = newVisitorId();
     await arrive(t, site, buyer, 'perplexity');
     t.clock.advance(HOUR_MS);
@@ -161,7 +155,7 @@ describe('POST /v1/server/payments: contract', () => {
     t.clock.advance(HOUR_MS);
     await arrive(t, site, newVisitorId(), 'chatgpt');
     t.clock.advance(HOUR_MS);
-    const posted = await postPayment(t, owner.apiKey, {
+    const posted = await postPayment(t, t.owner.apiKey, {
       site_id: site.snippet_key,
       transaction_id: 'by-email',
       amount: 30,
@@ -174,17 +168,17 @@ describe('POST /v1/server/payments: contract', () => {
   });
 
   it('looks back 30 days from the payment timestamp, not from the time of receipt', async () => {
-    const site = await insertSite(t, owner.accountId, { domain: 'lookback.example.com' });
+    const site = await insertSite(t, t.owner.accountId, { domain: 'lookback.example.com' });
     const visitor = newVisitorId();
     const visitedAt = t.clock.now().getTime();
     await arrive(t, site, visitor, 'chatgpt');
     t.clock.advance(40 * DAY_MS);
     const base = { site_id: site.snippet_key, amount: 10, currency: 'USD', visitor_id: visitor };
     const backdated = new Date(visitedAt + 29 * DAY_MS).toISOString();
-    await postPayment(t, owner.apiKey, { ...base, transaction_id: 'backdated', timestamp: backdated });
+    await postPayment(t, t.owner.apiKey, { ...base, transaction_id: 'backdated', timestamp: backdated });
     const stale = new Date(visitedAt + 31 * DAY_MS).toISOString();
-    await postPayment(t, owner.apiKey, { ...base, transaction_id: 'stale', timestamp: stale });
-    await postPayment(t, owner.apiKey, { ...base, transaction_id: 'today' });
+    await postPayment(t, t.owner.apiKey, { ...base, transaction_id: 'stale', timestamp: stale });
+    await postPayment(t, t.owner.apiKey, { ...base, transaction_id: 'today' });
     await t.app.services.attribution.runUntilIdle();
     expect(await creditedSources(site.id, 'backdated', 'last_touch')).toEqual([['chatgpt', 1]]);
     expect(await creditedSources(site.id, 'stale', 'last_touch')).toEqual([]);

@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { HOUR_MS } from '../lib/clock.js';
-import { bearer, createTestApp, mintKey, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { bearer, mintKey, useTestApp } from '../test/app.js';
 import { insertAccount, insertSite } from '../test/factories.js';
 import { newTransactionId, postPayment, storedRows } from './payments.fixtures.js';
 
 describe('POST /v1/server/payments: refusals (§7.4)', () => {
-  let t: TestApp;
-  let owner: Owner;
+  const t = useTestApp();
   let site: Awaited<ReturnType<typeof insertSite>>;
   beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-    site = await insertSite(t, owner.accountId);
+    site = await insertSite(t, t.owner.accountId);
   });
-  afterAll(() => t.close());
 
   const valid = () => ({
     site_id: site.snippet_key,
@@ -56,7 +52,7 @@ describe('POST /v1/server/payments: refusals (§7.4)', () => {
     if (typeof body.timestamp === 'string' && body.timestamp.startsWith('ahead:')) {
       body.timestamp = hoursAhead(Number(body.timestamp.slice(6)));
     }
-    const response = await postPayment(t, owner.apiKey, body);
+    const response = await postPayment(t, t.owner.apiKey, body);
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({
       error: 'validation_failed',
@@ -84,7 +80,7 @@ describe('POST /v1/server/payments: refusals (§7.4)', () => {
       { unknown_settlement_field: 12 },
     ];
     for (const override of bodies) {
-      const response = await postPayment(t, owner.apiKey, { ...valid(), ...override });
+      const response = await postPayment(t, t.owner.apiKey, { ...valid(), ...override });
       expect(response.statusCode, JSON.stringify(override)).toBe(202);
     }
     const stored = await storedRows(t, site.id);
@@ -96,7 +92,7 @@ describe('POST /v1/server/payments: refusals (§7.4)', () => {
     const response = await t.request({
       method: 'POST',
       url: '/v1/server/payments',
-      headers: { ...bearer(owner.apiKey), 'content-type': 'application/json' },
+      headers: { ...bearer(t.owner.apiKey), 'content-type': 'application/json' },
       payload: '{"site_id": "ttid_',
     });
     expect(response.statusCode).toBe(400);
@@ -104,23 +100,23 @@ describe('POST /v1/server/payments: refusals (§7.4)', () => {
   });
 
   it('answers 401 unauthorized to bad keys, wrong-site keys, other accounts, non-ttid site ids and keys without ingest:write', async () => {
-    const other = await insertSite(t, owner.accountId);
+    const other = await insertSite(t, t.owner.accountId);
     const rival = await insertSite(t, (await insertAccount(t)).accountId);
-    const scoped = await mintKey(t, owner.cookie, { scopes: ['ingest:write'], site_id: site.snippet_key });
-    const readOnly = await mintKey(t, owner.cookie, {
+    const scoped = await mintKey(t, t.owner.cookie, { scopes: ['ingest:write'], site_id: site.snippet_key });
+    const readOnly = await mintKey(t, t.owner.cookie, {
       scopes: ['stats:read', 'config:write', 'credentials:write'],
     });
     const cases: [Record<string, string>, string][] = [
       [{}, site.snippet_key],
       [{ authorization: 'Basic dXNlcjpwYXNz' }, site.snippet_key],
       [bearer(`tk_live_${'x'.repeat(40)}`), site.snippet_key],
-      [{ cookie: owner.cookie }, site.snippet_key],
+      [{ cookie: t.owner.cookie }, site.snippet_key],
       [bearer(readOnly.api_key), site.snippet_key],
       [bearer(scoped.api_key), other.snippet_key],
-      [bearer(owner.apiKey), rival.snippet_key],
-      [bearer(owner.apiKey), site.id],
-      [bearer(owner.apiKey), 'ttid_nope'],
-      [bearer(owner.apiKey), `ttid_${'Z'.repeat(22)}`],
+      [bearer(t.owner.apiKey), rival.snippet_key],
+      [bearer(t.owner.apiKey), site.id],
+      [bearer(t.owner.apiKey), 'ttid_nope'],
+      [bearer(t.owner.apiKey), `ttid_${'Z'.repeat(22)}`],
     ];
     for (const [headers, siteId] of cases) {
       const response = await t.request({
@@ -142,8 +138,8 @@ describe('POST /v1/server/payments: refusals (§7.4)', () => {
   });
 
   it('answers 429 quota_exceeded for a site scheduled for deletion, recording nothing', async () => {
-    const doomed = await insertSite(t, owner.accountId, { deleted: true });
-    const response = await postPayment(t, owner.apiKey, { ...valid(), site_id: doomed.snippet_key });
+    const doomed = await insertSite(t, t.owner.accountId, { deleted: true });
+    const response = await postPayment(t, t.owner.apiKey, { ...valid(), site_id: doomed.snippet_key });
     expect(response.statusCode).toBe(429);
     expect(response.json()).toEqual({ error: 'quota_exceeded' });
     expect((await storedRows(t, doomed.id)).payments).toEqual([]);
@@ -151,22 +147,19 @@ describe('POST /v1/server/payments: refusals (§7.4)', () => {
 });
 
 describe('POST /v1/server/payments: rate limit', () => {
+  // Its own app: the budget is counted per process, from this file's first request on.
+  const t = useTestApp({}, { owner: false });
+
   it('answers 429 rate_limited with Retry-After once a key spends its 6,000 a minute', async () => {
-    // Its own app: the budget is counted per process, from this file's first request on.
-    const t = await createTestApp();
-    try {
-      // A key of the wrong shape is refused without a database lookup, yet counts against its budget.
-      const headers = { authorization: 'Bearer flood-key', 'content-type': 'application/json' };
-      const post = () => t.request({ method: 'POST', url: '/v1/server/payments', headers, payload: '{}' });
-      const statuses = new Set<number>();
-      for (let i = 0; i < 6000; i++) statuses.add((await post()).statusCode);
-      expect([...statuses]).toEqual([401]);
-      const limited = await post();
-      expect(limited.statusCode).toBe(429);
-      expect(limited.json()).toEqual({ error: 'rate_limited' });
-      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    } finally {
-      await t.close();
-    }
+    // A key of the wrong shape is refused without a database lookup, yet counts against its budget.
+    const headers = { authorization: 'Bearer flood-key', 'content-type': 'application/json' };
+    const post = () => t.request({ method: 'POST', url: '/v1/server/payments', headers, payload: '{}' });
+    const statuses = new Set<number>();
+    for (let i = 0; i < 6000; i++) statuses.add((await post()).statusCode);
+    expect([...statuses]).toEqual([401]);
+    const limited = await post();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toEqual({ error: 'rate_limited' });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
   }, 120_000);
 });

@@ -1,21 +1,15 @@
 /** Money is stored as integer minor units with the currency's ISO 4217 exponent, exactly. */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import { newTransactionId } from './payments.fixtures.js';
 
 describe('POST /v1/server/payments: money', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('stores any amount up to 1e12 exactly in minor units (JPY, USD, KWD)', async () => {
-    const site = await insertSite(t, owner.accountId);
+    const site = await insertSite(t, t.owner.accountId);
     const exponents = { JPY: 0, USD: 2, KWD: 3 } as const;
     const amounts = fc
       .constantFrom<keyof typeof exponents>('JPY', 'USD', 'KWD')
@@ -34,7 +28,7 @@ describe('POST /v1/server/payments: money', () => {
         const response = await t.request({
           method: 'POST',
           url: '/v1/server/payments',
-          headers: { authorization: `Bearer ${owner.apiKey}`, 'content-type': 'application/json' },
+          headers: { authorization: `Bearer ${t.owner.apiKey}`, 'content-type': 'application/json' },
           payload: `{"site_id":"${site.snippet_key}","transaction_id":"${transactionId}","amount":${major},"currency":"${currency}"}`,
         });
         expect(response.statusCode).toBe(202);

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS } from '../lib/clock.js';
-import { createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import {
   allModels,
@@ -12,16 +12,10 @@ import {
 } from './payments.fixtures.js';
 
 describe('POST /v1/server/payments: refunds (§4.4 rules 1–6)', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   async function newPayment(extra: Record<string, unknown> = {}) {
-    const site = await insertSite(t, owner.accountId);
+    const site = await insertSite(t, t.owner.accountId);
     const body = {
       site_id: site.snippet_key,
       transaction_id: newTransactionId(),
@@ -29,10 +23,10 @@ describe('POST /v1/server/payments: refunds (§4.4 rules 1–6)', () => {
       currency: 'USD',
       ...extra,
     };
-    const posted = await postPayment(t, owner.apiKey, body);
+    const posted = await postPayment(t, t.owner.apiKey, body);
     expect(posted.statusCode).toBe(202);
     const refund = async (fields: Record<string, unknown>) => {
-      const response = await postPayment(t, owner.apiKey, { ...body, ...fields });
+      const response = await postPayment(t, t.owner.apiKey, { ...body, ...fields });
       expect(response.statusCode).toBe(202);
       expect(response.json()).toEqual({ status: 'refunded', transaction_id: body.transaction_id });
     };
@@ -80,7 +74,7 @@ describe('POST /v1/server/payments: refunds (§4.4 rules 1–6)', () => {
   });
 
   it('records a refund whose payment was never posted together with it; the original later is a duplicate', async () => {
-    const site = await insertSite(t, owner.accountId);
+    const site = await insertSite(t, t.owner.accountId);
     const refundedAt = new Date(t.clock.now().getTime() - HOUR_MS);
     const body = {
       site_id: site.snippet_key,
@@ -89,13 +83,13 @@ describe('POST /v1/server/payments: refunds (§4.4 rules 1–6)', () => {
       currency: 'EUR',
       provider: 'stripe',
     };
-    const first = await postPayment(t, owner.apiKey, {
+    const first = await postPayment(t, t.owner.apiKey, {
       ...body,
       refunded_amount: 30,
       timestamp: refundedAt.toISOString(),
     });
     expect(first.json()).toEqual({ status: 'refunded', transaction_id: 'pi_late' });
-    const original = await postPayment(t, owner.apiKey, body);
+    const original = await postPayment(t, t.owner.apiKey, body);
     expect(original.json()).toEqual({ status: 'duplicate', transaction_id: 'pi_late' });
     const { payments, refunds, events, jobs } = await storedRows(t, site.id);
     expect(payments).toEqual([

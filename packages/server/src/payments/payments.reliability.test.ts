@@ -1,24 +1,18 @@
 import type { KyselyPlugin, PluginTransformQueryArgs, RootOperationNode } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { createManualClock } from '../lib/clock.js';
-import { createTestApp, type Owner, SETUP_TOKEN, setUpOwner, type TestApp } from '../test/app.js';
+import { createTestApp, SETUP_TOKEN, setUpOwner, type TestApp, useTestApp } from '../test/app.js';
 import { openTestDatabase } from '../test/database.js';
 import { insertSite } from '../test/factories.js';
 import { newTransactionId, postPayment, storedRows, sumOf } from './payments.fixtures.js';
 
 describe('POST /v1/server/payments under concurrency', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('creates exactly one payment from 50 concurrent identical posts: one recorded, 49 duplicate', async () => {
-    const site = await insertSite(t, owner.accountId);
+    const site = await insertSite(t, t.owner.accountId);
     const body = {
       site_id: site.snippet_key,
       transaction_id: 'pi_race',
@@ -26,7 +20,9 @@ describe('POST /v1/server/payments under concurrency', () => {
       currency: 'GBP',
       provider: 'stripe',
     };
-    const responses = await Promise.all(Array.from({ length: 50 }, () => postPayment(t, owner.apiKey, body)));
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, () => postPayment(t, t.owner.apiKey, body)),
+    );
     expect(responses.every((r) => r.statusCode === 202)).toBe(true);
     const statuses = responses.map((r) => r.json().status);
     expect(statuses.filter((s) => s === 'recorded')).toHaveLength(1);
@@ -40,20 +36,20 @@ describe('POST /v1/server/payments under concurrency', () => {
 
   it('never subtracts more than outstanding under concurrent refunds, posted or not yet posted', async () => {
     for (const isPostedFirst of [true, false]) {
-      const site = await insertSite(t, owner.accountId);
+      const site = await insertSite(t, t.owner.accountId);
       const body = {
         site_id: site.snippet_key,
         transaction_id: newTransactionId(),
         amount: 100,
         currency: 'USD',
       };
-      if (isPostedFirst) await postPayment(t, owner.apiKey, body);
+      if (isPostedFirst) await postPayment(t, t.owner.apiKey, body);
       const totals = [10, 35, 35, 60, 99.99, 120, 5, 80, null, null, 45, 100, 70, 20, null];
       const responses = await Promise.all(
         totals.map((total) =>
           postPayment(
             t,
-            owner.apiKey,
+            t.owner.apiKey,
             total === null ? { ...body, refunded: true } : { ...body, refunded_amount: total },
           ),
         ),

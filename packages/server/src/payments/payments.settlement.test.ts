@@ -2,11 +2,11 @@
  * Settlement fields: a charge in one currency that the processor paid out in another is counted
  * in what was paid out, refunds in their share of it, and a full refund takes back exactly that.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { arrive } from '../attribution/attribution.fixtures.js';
 import { newVisitorId } from '../ingest/ingest.fixtures.js';
 import { DAY_MS, HOUR_MS } from '../lib/clock.js';
-import { bearer, createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { bearer, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import { settlementRefund } from './payment-write.js';
 import { newTransactionId, postPayment, storedRows } from './payments.fixtures.js';
@@ -42,16 +42,10 @@ describe('settlementRefund', () => {
 });
 
 describe('POST /v1/server/payments: settlement', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('counts revenue in the settlement, refunds before and after attribution in their share', async () => {
-    const site = await insertSite(t, owner.accountId);
+    const site = await insertSite(t, t.owner.accountId);
     t.clock.set(new Date('2026-06-01T09:00:00Z'));
     const vid = newVisitorId();
     await arrive(t, site, vid, 'chatgpt');
@@ -65,15 +59,15 @@ describe('POST /v1/server/payments: settlement', () => {
       settlement_currency: 'usd',
       visitor_id: vid,
     };
-    expect((await postPayment(t, owner.apiKey, payment)).json().status).toBe('recorded');
+    expect((await postPayment(t, t.owner.apiKey, payment)).json().status).toBe('recorded');
     // Before attribution: the job applies it, in its share of the settlement.
-    expect((await postPayment(t, owner.apiKey, { ...payment, refunded_amount: 25 })).json().status).toBe(
+    expect((await postPayment(t, t.owner.apiKey, { ...payment, refunded_amount: 25 })).json().status).toBe(
       'refunded',
     );
     await t.app.services.attribution.runUntilIdle();
     t.clock.advance(DAY_MS);
     // After attribution, the rest: the endpoint applies it at once.
-    expect((await postPayment(t, owner.apiKey, { ...payment, refunded: true })).json().status).toBe(
+    expect((await postPayment(t, t.owner.apiKey, { ...payment, refunded: true })).json().status).toBe(
       'refunded',
     );
 
@@ -93,7 +87,7 @@ describe('POST /v1/server/payments: settlement', () => {
     const report = await t.request({
       method: 'GET',
       url: `/v1/revenue?site_id=${site.snippet_key}&from=2026-06-01&to=2026-06-02&attribution_model=last_touch`,
-      headers: bearer(owner.apiKey),
+      headers: bearer(t.owner.apiKey),
     });
     expect(report.statusCode, report.body).toBe(200);
     const body = report.json();
@@ -108,15 +102,15 @@ describe('POST /v1/server/payments: settlement', () => {
   });
 
   it('keeps the settlement of the first post; a later post cannot change it', async () => {
-    const site = await insertSite(t, owner.accountId);
+    const site = await insertSite(t, t.owner.accountId);
     const payment = {
       site_id: site.snippet_key,
       transaction_id: newTransactionId(),
       amount: 10,
       currency: 'GBP',
     };
-    await postPayment(t, owner.apiKey, { ...payment, settlement_amount: 12.7, settlement_currency: 'USD' });
-    const again = await postPayment(t, owner.apiKey, {
+    await postPayment(t, t.owner.apiKey, { ...payment, settlement_amount: 12.7, settlement_currency: 'USD' });
+    const again = await postPayment(t, t.owner.apiKey, {
       ...payment,
       settlement_amount: 99,
       settlement_currency: 'EUR',
@@ -134,8 +128,8 @@ describe('POST /v1/server/payments: settlement', () => {
     [{ settlement_amount: 10, settlement_currency: 'XXY' }, 'settlement_currency'],
     [{ settlement_amount: 1e13, settlement_currency: 'USD' }, 'settlement_amount'],
   ])('refuses %j with 422 naming the field, storing nothing', async (fields, field) => {
-    const site = await insertSite(t, owner.accountId);
-    const response = await postPayment(t, owner.apiKey, {
+    const site = await insertSite(t, t.owner.accountId);
+    const response = await postPayment(t, t.owner.apiKey, {
       site_id: site.snippet_key,
       transaction_id: newTransactionId(),
       amount: 10,

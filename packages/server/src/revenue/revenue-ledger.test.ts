@@ -4,25 +4,19 @@
  * the event id's form), and a payment's properties add nothing to the goal property rollups,
  * which no report reads for the product's own event names.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { recordPayment, revenueRows } from '../attribution/attribution.fixtures.js';
 import { createAttributionWorker } from '../attribution/attribution.worker.js';
 import { newVisitorId } from '../ingest/ingest.fixtures.js';
 import { newTransactionId, postPayment, storedRows } from '../payments/payments.fixtures.js';
-import { createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 
 describe('revenue ledger', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   let sites = 0;
-  const newSite = () => insertSite(t, owner.accountId, { domain: `ledger-${++sites}.example.com` });
+  const newSite = () => insertSite(t, t.owner.accountId, { domain: `ledger-${++sites}.example.com` });
   const attribute = () => createAttributionWorker({ db: t.database.db, clock: t.clock }).runUntilIdle();
 
   it('stores the conversion event of a posted payment in payments.event_id', async () => {
@@ -33,7 +27,7 @@ describe('revenue ledger', () => {
       amount: 20,
       currency: 'USD',
     };
-    expect((await postPayment(t, owner.apiKey, body)).statusCode).toBe(202);
+    expect((await postPayment(t, t.owner.apiKey, body)).statusCode).toBe(202);
     const { payments, events } = await storedRows(t, site.id);
     expect(events).toHaveLength(1);
     expect(payments.map((p) => p.event_id)).toEqual([events[0]?.event_id]);
@@ -64,7 +58,7 @@ describe('revenue ledger', () => {
         customer_id: 'cus_1',
         visitor_id: vid,
       };
-      expect((await postPayment(t, owner.apiKey, body)).statusCode).toBe(202);
+      expect((await postPayment(t, t.owner.apiKey, body)).statusCode).toBe(202);
     }
     const { events, completions } = await storedRows(t, site.id);
     expect(events.map((e) => e.name).sort()).toEqual(['payment', 'trial']);

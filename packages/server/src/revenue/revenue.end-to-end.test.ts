@@ -3,27 +3,21 @@
  * POST /v1/server/payments, the attribution worker, refunds posted before and after it ran, and
  * what GET /v1/revenue and GET /v1/conversions then say.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { arrive } from '../attribution/attribution.fixtures.js';
 import { newVisitorId } from '../ingest/ingest.fixtures.js';
 import { DAY_MS, HOUR_MS } from '../lib/clock.js';
-import { bearer, createTestApp, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { bearer, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 
 describe('revenue end to end', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const pay = async (body: Record<string, unknown>) => {
     const response = await t.request({
       method: 'POST',
       url: '/v1/server/payments',
-      headers: bearer(owner.apiKey),
+      headers: bearer(t.owner.apiKey),
       payload: body,
     });
     expect(response.statusCode, response.body).toBe(202);
@@ -31,7 +25,7 @@ describe('revenue end to end', () => {
   };
 
   it('credits posted payments to the visit and takes refunds off the same source, before or after attribution', async () => {
-    const site = await insertSite(t, owner.accountId, { domain: 'e2e.example.com' });
+    const site = await insertSite(t, t.owner.accountId, { domain: 'e2e.example.com' });
     t.clock.set(new Date('2026-05-04T08:00:00Z'));
     const vid = newVisitorId();
     await arrive(t, site, vid, 'perplexity');
@@ -52,7 +46,7 @@ describe('revenue end to end', () => {
     const report = await t.request({
       method: 'GET',
       url: `/v1/revenue?site_id=${site.snippet_key}&from=2026-05-04&to=2026-05-05&attribution_model=linear`,
-      headers: bearer(owner.apiKey),
+      headers: bearer(t.owner.apiKey),
     });
     expect(report.statusCode, report.body).toBe(200);
     const body = report.json();
@@ -73,7 +67,7 @@ describe('revenue end to end', () => {
     const listing = await t.request({
       method: 'GET',
       url: `/v1/conversions?site_id=${site.id}&from=2026-05-04&to=2026-05-05`,
-      headers: { cookie: owner.cookie },
+      headers: { cookie: t.owner.cookie },
     });
     expect(listing.statusCode, listing.body).toBe(200);
     const rows = listing.json().conversions as {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { arrive, recordPayment, recordRefund } from '../attribution/attribution.fixtures.js';
 import { newVisitorId } from '../ingest/ingest.fixtures.js';
-import { bearer, createTestApp, mintKey, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { bearer, mintKey, useTestApp } from '../test/app.js';
 import { insertAccount, insertSite } from '../test/factories.js';
 
 const figures = (gross: number, refunded: number, conversions: number, trials = 0) => ({
@@ -13,13 +13,10 @@ const figures = (gross: number, refunded: number, conversions: number, trials = 
 });
 
 describe('GET /v1/revenue', () => {
-  let t: TestApp;
-  let owner: Owner;
+  const t = useTestApp();
   let site: Awaited<ReturnType<typeof insertSite>>;
   beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-    site = await insertSite(t, owner.accountId, { domain: 'revenue.example.com' });
+    site = await insertSite(t, t.owner.accountId, { domain: 'revenue.example.com' });
     t.clock.set(new Date('2026-04-01T10:00:00Z'));
     const [buyer, other] = [newVisitorId(), newVisitorId()];
     await arrive(t, site, buyer, 'chatgpt');
@@ -42,9 +39,8 @@ describe('GET /v1/revenue', () => {
     t.clock.set(new Date('2026-04-02T10:00:00Z'));
     await t.app.services.attribution.runUntilIdle();
   });
-  afterAll(() => t.close());
 
-  const get = (query: string, headers: Record<string, string> = bearer(owner.apiKey)) =>
+  const get = (query: string, headers: Record<string, string> = bearer(t.owner.apiKey)) =>
     t.request({ method: 'GET', url: `/v1/revenue?${query}`, headers });
 
   it('reports gross, refunded and net per day and per source in the site currency', async () => {
@@ -101,7 +97,9 @@ describe('GET /v1/revenue', () => {
   });
 
   it('takes the internal UUID from a dashboard session, never from a key', async () => {
-    const asSession = await get(`site_id=${site.id}&from=2026-04-01&to=2026-04-01`, { cookie: owner.cookie });
+    const asSession = await get(`site_id=${site.id}&from=2026-04-01&to=2026-04-01`, {
+      cookie: t.owner.cookie,
+    });
     expect(asSession.statusCode).toBe(200);
     expect(asSession.json().totals.gross).toBe(160);
     const asKey = await get(`site_id=${site.id}`);
@@ -110,7 +108,7 @@ describe('GET /v1/revenue', () => {
   });
 
   it('needs stats:read and a site the credential covers', async () => {
-    const noStats = await mintKey(t, owner.cookie, { scopes: ['ingest:write'] });
+    const noStats = await mintKey(t, t.owner.cookie, { scopes: ['ingest:write'] });
     const refused = await get(`site_id=${site.snippet_key}`, bearer(noStats.api_key));
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ error: 'insufficient_scope', required_scope: 'stats:read' });

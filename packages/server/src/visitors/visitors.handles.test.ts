@@ -3,9 +3,9 @@
  * under another secret, one of another account's site or of a site a restricted key does not
  * cover all answer 404 in the goals shape. Reads go on while a site is scheduled for deletion.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { collect, newVisitorId } from '../ingest/ingest.fixtures.js';
-import { bearer, createTestApp, login, mintKey, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { bearer, login, mintKey, useTestApp } from '../test/app.js';
 import { insertAccount, insertSite } from '../test/factories.js';
 import { createHandleCodec } from './visitor-handles.js';
 import { visitorsClient } from './visitors.fixtures.js';
@@ -13,8 +13,7 @@ import { visitorsClient } from './visitors.fixtures.js';
 const NOT_FOUND = { error: 'Not found', statusCode: 404 };
 
 describe('GET /v1/visitors/{handle}', () => {
-  let t: TestApp;
-  let owner: Owner;
+  const t = useTestApp();
   let site: { id: string; snippet_key: string; domain: string };
   let handle: string;
 
@@ -29,16 +28,13 @@ describe('GET /v1/visitors/{handle}', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-    ({ site, handle } = await siteWithCompleter(owner.accountId, 'handles.example.com', {
-      cookie: owner.cookie,
+    ({ site, handle } = await siteWithCompleter(t.owner.accountId, 'handles.example.com', {
+      cookie: t.owner.cookie,
     }));
   });
-  afterAll(() => t.close());
 
   const reader = async (body: { scopes: string[]; site_id?: string } = { scopes: ['stats:read'] }) =>
-    visitorsClient(t, bearer((await mintKey(t, owner.cookie, body)).api_key));
+    visitorsClient(t, bearer((await mintKey(t, t.owner.cookie, body)).api_key));
 
   it('opens a handle for a key and for a session, with or without the matching site_id', async () => {
     expect(handle).toMatch(/^vh_[A-Za-z0-9_-]{80}$/);
@@ -46,7 +42,7 @@ describe('GET /v1/visitors/{handle}', () => {
     for (const response of [
       await key.profile(handle),
       await key.profile(handle, { site_id: site.snippet_key }),
-      await visitorsClient(t, { cookie: owner.cookie }).profile(handle, { site_id: site.id }),
+      await visitorsClient(t, { cookie: t.owner.cookie }).profile(handle, { site_id: site.id }),
     ]) {
       expect(response.statusCode).toBe(200);
       expect(response.json()).toMatchObject({ handle, session_count: 1, revenue: { conversion_count: 1 } });
@@ -98,7 +94,7 @@ describe('GET /v1/visitors/{handle}', () => {
   });
 
   it('answers 404 when a key restricted to another site, or a mismatched site_id, is used', async () => {
-    const other = await insertSite(t, owner.accountId, { domain: 'other.example.com' });
+    const other = await insertSite(t, t.owner.accountId, { domain: 'other.example.com' });
     const restricted = await reader({ scopes: ['stats:read'], site_id: other.snippet_key });
     expect((await restricted.profile(handle)).json()).toEqual(NOT_FOUND);
     const mismatched = await (await reader()).profile(handle, { site_id: other.snippet_key });
@@ -109,9 +105,9 @@ describe('GET /v1/visitors/{handle}', () => {
 
   it('keeps answering while the site is scheduled for deletion', async () => {
     const { site: doomed, handle: doomedHandle } = await siteWithCompleter(
-      owner.accountId,
+      t.owner.accountId,
       'doomed.example.com',
-      { cookie: owner.cookie },
+      { cookie: t.owner.cookie },
     );
     await t.database.db
       .updateTable('sites')

@@ -3,24 +3,20 @@
  * path parameters (422 naming the field), missing or weak credentials (401, 403 naming
  * stats:read) and sites out of reach (404). The read budget is in visitors.limits.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, mintKey, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, mintKey, useTestApp } from '../test/app.js';
 import { insertAccount, insertSite } from '../test/factories.js';
 import { visitorsClient } from './visitors.fixtures.js';
 
 describe('visitor reports: refused input and access', () => {
-  let t: TestApp;
-  let owner: Owner;
+  const t = useTestApp();
   let site: { id: string; snippet_key: string };
   beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-    site = await insertSite(t, owner.accountId, { domain: 'input.example.com' });
+    site = await insertSite(t, t.owner.accountId, { domain: 'input.example.com' });
     t.clock.set(new Date('2026-06-15T12:00:00Z'));
   });
-  afterAll(() => t.close());
 
-  const keyWith = async (scopes: string[]) => (await mintKey(t, owner.cookie, { scopes })).api_key;
+  const keyWith = async (scopes: string[]) => (await mintKey(t, t.owner.cookie, { scopes })).api_key;
   const reader = async () => visitorsClient(t, bearer(await keyWith(['stats:read'])));
 
   const BAD_QUERIES: [string, Record<string, string>, string][] = [
@@ -119,7 +115,7 @@ describe('visitor reports: refused input and access', () => {
       expect(response.json()).toEqual({ error: 'Not found', statusCode: 404 });
     }
     // A dashboard session may name its own site by UUID.
-    const bySession = await visitorsClient(t, { cookie: owner.cookie }).goalVisitors('signup', {
+    const bySession = await visitorsClient(t, { cookie: t.owner.cookie }).goalVisitors('signup', {
       site_id: site.id,
     });
     expect(bySession.statusCode).toBe(200);

@@ -3,24 +3,20 @@
  * by the list and the profile, then 429 with Retry-After in the goals shape; each credential
  * has its own. Every client speaks from its own address, so the per-address budget stays out.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, mintKey, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, mintKey, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import { visitorsClient } from './visitors.fixtures.js';
 
 describe('visitor reports: the goals read budget', () => {
-  let t: TestApp;
-  let owner: Owner;
+  const t = useTestApp();
   let siteId: string;
   beforeAll(async () => {
-    t = await createTestApp();
-    owner = await setUpOwner(t);
-    siteId = (await insertSite(t, owner.accountId, { domain: 'limits.example.com' })).snippet_key;
+    siteId = (await insertSite(t, t.owner.accountId, { domain: 'limits.example.com' })).snippet_key;
   });
-  afterAll(() => t.close());
 
   const reader = async () =>
-    visitorsClient(t, bearer((await mintKey(t, owner.cookie, { scopes: ['stats:read'] })).api_key));
+    visitorsClient(t, bearer((await mintKey(t, t.owner.cookie, { scopes: ['stats:read'] })).api_key));
 
   it('allows 120 reads a minute per credential, then answers 429 with Retry-After', async () => {
     const client = await reader();

@@ -3,29 +3,23 @@
  * their history, and the page says so with `identity_merge_complete: false`. Also: a browser
  * signed in as two people stays with the first.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { collect, newVisitorId } from '../ingest/ingest.fixtures.js';
 import { MINUTE_MS } from '../lib/clock.js';
-import { bearer, createTestApp, mintKey, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { bearer, mintKey, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import { VISITOR_IDS_PER_PERSON } from './people-summaries.js';
 import { visitorsClient } from './visitors.fixtures.js';
 
 describe('identity merging on the visitors list', () => {
-  let t: TestApp;
-  let owner: Owner;
-  beforeAll(async () => {
-    t = await createTestApp({ INGEST_RATE_LIMIT: '0' });
-    owner = await setUpOwner(t);
-    t.clock.set(new Date('2026-05-10T10:00:00Z'));
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ INGEST_RATE_LIMIT: '0' });
+  beforeAll(() => t.clock.set(new Date('2026-05-10T10:00:00Z')));
 
   const newClient = async () =>
-    visitorsClient(t, bearer((await mintKey(t, owner.cookie, { scopes: ['stats:read'] })).api_key));
+    visitorsClient(t, bearer((await mintKey(t, t.owner.cookie, { scopes: ['stats:read'] })).api_key));
 
   it('caps the visitor ids read per person and reports the merge as incomplete', async () => {
-    const site = await insertSite(t, owner.accountId, { domain: 'busy.example.com' });
+    const site = await insertSite(t, t.owner.accountId, { domain: 'busy.example.com' });
     const url = 'https://busy.example.com/';
     const browsers = Array.from({ length: VISITOR_IDS_PER_PERSON + 5 }, () => newVisitorId());
     await Promise.all(
@@ -70,7 +64,7 @@ describe('identity merging on the visitors list', () => {
   });
 
   it('keeps a browser with the person it signed in as first', async () => {
-    const site = await insertSite(t, owner.accountId, { domain: 'twice.example.com' });
+    const site = await insertSite(t, t.owner.accountId, { domain: 'twice.example.com' });
     const url = 'https://twice.example.com/';
     const [shared, alices, bobs] = [newVisitorId(), newVisitorId(), newVisitorId()];
     const send = (vid: string, payload: object) =>

@@ -4,9 +4,9 @@
  * signed in by email, with a server event by email alone, values in USD and EUR (converted at
  * the exchange rate of the purchase's day).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CHROME_UA, collect, IPHONE_UA, newVisitorId } from '../ingest/ingest.fixtures.js';
-import { bearer, createTestApp, mintKey, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import { bearer, mintKey, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import { visitorsClient } from './visitors.fixtures.js';
 
@@ -14,8 +14,7 @@ const HOST = 'rows.example.com';
 const LANDING = `https://${HOST}/pricing?utm_campaign=launch&ref=newsletter`;
 
 describe('visitor rows and profiles', () => {
-  let t: TestApp;
-  let owner: Owner;
+  const t = useTestApp({ TRUST_PROXY: 'true' });
   let site: { id: string; snippet_key: string };
   const iphone = newVisitorId();
   const desktop = newVisitorId();
@@ -34,9 +33,7 @@ describe('visitor rows and profiles', () => {
   const fromDesktop = (payload: Record<string, unknown>) => send(desktop, payload, CHROME_UA, 'FR');
 
   beforeAll(async () => {
-    t = await createTestApp({ TRUST_PROXY: 'true' });
-    owner = await setUpOwner(t);
-    site = await insertSite(t, owner.accountId, { domain: HOST });
+    site = await insertSite(t, t.owner.accountId, { domain: HOST });
     at('2026-04-01T09:00:00Z');
     await fromPhone({ type: 'pageview' });
     at('2026-04-06T10:00:00Z');
@@ -55,7 +52,7 @@ describe('visitor rows and profiles', () => {
       const response = await t.request({
         method: 'POST',
         url: '/v1/server/events',
-        headers: bearer(owner.apiKey),
+        headers: bearer(t.owner.apiKey),
         payload: {
           site_id: site.snippet_key,
           name: 'signup',
@@ -76,10 +73,9 @@ describe('visitor rows and profiles', () => {
       ])
       .execute();
   });
-  afterAll(() => t.close());
 
   const newClient = async () =>
-    visitorsClient(t, bearer((await mintKey(t, owner.cookie, { scopes: ['stats:read'] })).api_key));
+    visitorsClient(t, bearer((await mintKey(t, t.owner.cookie, { scopes: ['stats:read'] })).api_key));
   const visitIdOf = async (vid: string) =>
     (
       await t.database.db
