@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { newVisitorId } from '../ingest/ingest.fixtures.js';
 import { emailPersonKey } from '../identity/person-key.js';
+import { newVisitorId } from '../ingest/ingest.fixtures.js';
 import { DAY_MS, HOUR_MS } from '../lib/clock.js';
 import { bearer, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
