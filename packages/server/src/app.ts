@@ -40,6 +40,7 @@ import { registerRevenueRoutes } from './revenue/revenue.routes.js';
 import { createServices, type Services } from './services.js';
 import { registerSessionRoutes } from './sessions/sessions.routes.js';
 import { registerSiteRoutes } from './sites/sites.routes.js';
+import { registerStatsRoutes } from './stats/stats.routes.js';
 import { registerVisitorRoutes } from './visitors/visitors.routes.js';
 import { registerWebhookRoutes } from './webhooks/webhooks.routes.js';
 
@@ -172,6 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerWebhookRoutes(app, services);
   registerConversionRoutes(app, services);
   registerRevenueRoutes(app, services);
+  registerStatsRoutes(app, services);
   registerBotTokenRoutes(app, services);
   registerCrawlerHitRoutes(app, services);
   registerCrawlerReportRoute(app, {

@@ -18,6 +18,7 @@ import { createRetention } from './retention/retention.js';
 import { createRevenueService } from './revenue/revenue.service.js';
 import { createSessionsService } from './sessions/sessions.service.js';
 import { createSitesService } from './sites/sites.service.js';
+import { createStatsService } from './stats/stats.service.js';
 import { createVisitorsService } from './visitors/visitors.service.js';
 import { createWebhooksService } from './webhooks/webhooks.service.js';
 
@@ -37,6 +38,8 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
   const attribution = createAttributionWorker({ db, clock });
   const conversions = createConversionsService({ db, clock, sites });
   const revenue = createRevenueService({ db, clock, sites });
+  // Traffic reports (issue 20).
+  const stats = createStatsService({ db, clock, sites });
   // AI crawler tracking (issue 8).
   const botTokens = createBotTokensService({ db, clock, sites });
   const crawlerRanges = createCrawlerRanges({ db, clock });
@@ -56,6 +59,7 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
     attribution,
     conversions,
     revenue,
+    stats,
     botTokens,
     crawlerRanges,
     crawlerHits,

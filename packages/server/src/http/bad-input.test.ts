@@ -94,6 +94,7 @@ const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
   'POST /v1/crawler/hits': () => ({
     hits: [{ user_agent: 'GPTBot/1.2', path: '/', status: 200, timestamp: f.now, ip: '203.0.113.9' }],
   }),
+  'POST /v1/stats/query': () => ({ site_id: f.site.key, metrics: ['visits'], date_range: '7d' }),
 };
 
 /** The fixture a path parameter stands for (`id` is a goal's or a key's). */
@@ -227,6 +228,7 @@ const SHAPES: Record<string, (status: number, body: Body, source: Source) => voi
   account: coded,
   sites: coded,
   revenue: coded,
+  stats: coded,
   crawlers: coded,
   goals: (status, body, source) => {
     if (status === 400 || status === 422)

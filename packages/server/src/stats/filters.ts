@@ -1,0 +1,73 @@
+/**
+ * Reads the `filters` of a stats query into a tree the query layer compiles: `[op, dimension,
+ * values]` leaves under `["and"|"or", [...]]` and `["not", f]` groups. Anything else is a 422
+ * naming the exact place (`filters.1.2`), so a client sees which part to fix.
+ */
+import { badInput } from '../http/errors.js';
+import {
+  FILTER_OPERATORS,
+  isTimeDimension,
+  isVisitDimension,
+  type VisitDimension,
+} from './stats-vocabulary.js';
+
+export type FilterOperator = (typeof FILTER_OPERATORS)[number];
+export type Filter =
+  | { op: FilterOperator; dimension: VisitDimension; values: string[] }
+  | { op: 'and' | 'or'; filters: Filter[] }
+  | { op: 'not'; filter: Filter };
+
+const MAX_DEPTH = 6;
+const MAX_VALUES = 100;
+const MAX_VALUE_CHARS = 1000;
+
+/** The top-level list is an implicit `and`. */
+export function parseFilters(input: unknown[] | undefined): Filter[] {
+  return (input ?? []).map((item, index) => parseFilter(item, `filters.${index}`, 1));
+}
+
+function parseFilter(item: unknown, field: string, depth: number): Filter {
+  if (depth > MAX_DEPTH) throw badInput(field, `${field}: filters nest at most ${MAX_DEPTH} deep`);
+  if (!Array.isArray(item) || typeof item[0] !== 'string') {
+    throw badInput(field, `${field} must be [operator, dimension, values] or a group such as ["and", [...]]`);
+  }
+  const op = item[0];
+  if (op === 'and' || op === 'or') {
+    const members = item[1];
+    if (item.length !== 2 || !Array.isArray(members) || members.length === 0) {
+      throw badInput(field, `${field} must be ["${op}", [filter, ...]] with at least one filter`);
+    }
+    return { op, filters: members.map((member, i) => parseFilter(member, `${field}.1.${i}`, depth + 1)) };
+  }
+  if (op === 'not') {
+    if (item.length !== 2) throw badInput(field, `${field} must be ["not", filter]`);
+    return { op, filter: parseFilter(item[1], `${field}.1`, depth + 1) };
+  }
+  if (!(FILTER_OPERATORS as readonly string[]).includes(op)) {
+    throw badInput(
+      `${field}.0`,
+      `${field}.0: unknown filter operator; one of ${FILTER_OPERATORS.join(', ')}, or a group: and, or, not`,
+    );
+  }
+  const [, dimension, values] = item;
+  if (typeof dimension !== 'string' || !isVisitDimension(dimension)) {
+    const why =
+      typeof dimension === 'string' && isTimeDimension(dimension)
+        ? 'cannot filter on time; use date_range'
+        : 'unknown or unsupported filter dimension';
+    throw badInput(`${field}.1`, `${field}.1: ${why}`);
+  }
+  if (
+    item.length !== 3 ||
+    !Array.isArray(values) ||
+    values.length === 0 ||
+    values.length > MAX_VALUES ||
+    !values.every((value) => typeof value === 'string' && value.length <= MAX_VALUE_CHARS)
+  ) {
+    throw badInput(
+      `${field}.2`,
+      `${field}.2 must be a list of 1 to ${MAX_VALUES} strings of at most ${MAX_VALUE_CHARS} characters`,
+    );
+  }
+  return { op: op as FilterOperator, dimension, values };
+}

@@ -1,0 +1,36 @@
+/**
+ * `POST /v1/stats/query`: aggregates, time series and breakdowns of a site's traffic in one
+ * endpoint (DESIGN.md §7). `stats:read`; an API key names the site by snippet key, a dashboard
+ * session may use the internal UUID. Errors answer in the sites area's coded shape.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { principalOf } from '../http/authenticate.js';
+import type { RouteLimits } from '../http/rate-limit.js';
+import { statsAnswerSchema, statsErrorSchemas, statsQueryBody } from './stats.schemas.js';
+import type { StatsService } from './stats.service.js';
+
+const READS: RouteLimits = { perCredential: 120, credentialGroup: 'stats:read' };
+
+export function registerStatsRoutes(app: FastifyInstance, { stats }: { stats: StatsService }) {
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/v1/stats/query',
+    {
+      config: { area: 'sites', auth: { accepts: ['key', 'session'], scope: 'stats:read' }, limits: READS },
+      schema: {
+        tags: ['stats'],
+        summary: 'Visitors, visits, pageviews, bounce rate and duration: totals, time series and breakdowns',
+        description:
+          'One query for every traffic report, in the shape of Plausible’s Stats API v2. Pick `metrics`, a ' +
+          '`date_range` (resolved in `timezone`), optional `dimensions` to group by (a time bucket, the channel with ' +
+          'AI assistants first-class, the assistant, referrer, entry page, country, device, browser, OS) and ' +
+          '`filters`; one row comes back per group. A visit counts on the day it started, with all its pageviews ' +
+          'and engaged time; every figure is exact. A bad name, filter, zone or range is a 422 naming the field; ' +
+          'a site outside the credential’s reach is 404.',
+        body: statsQueryBody,
+        response: { 200: statsAnswerSchema, ...statsErrorSchemas },
+      },
+    },
+    async (request) => stats.query(principalOf(request), request.body),
+  );
+}

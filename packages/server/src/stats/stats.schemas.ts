@@ -1,0 +1,163 @@
+/** Body and answer of `POST /v1/stats/query`; the descriptions are the endpoint's documentation. */
+import { z } from 'zod';
+import { codedErrorSchema } from '../http/schemas.js';
+import { daySchema } from '../lib/day-window.js';
+import { SITE_REF_PATTERN } from '../lib/ids.js';
+import {
+  DATE_RANGE_KEYWORDS,
+  DEFAULT_LIMIT,
+  DIMENSIONS,
+  MAX_LIMIT,
+  MAX_RANGE_YEARS,
+  METRICS,
+} from './stats-vocabulary.js';
+
+const orderDirection = z.enum(['asc', 'desc']);
+
+export const statsQueryBodyExample = {
+  site_id: 'ttid_3fQk9ZrT2mW8xLpA7nVc1e',
+  metrics: ['visitors', 'visits', 'bounce_rate'],
+  date_range: '30d',
+  dimensions: ['visit:ai_source'],
+  filters: [['is', 'visit:channel', ['ai']]],
+  order_by: [['visitors', 'desc']],
+  timezone: 'Europe/Berlin',
+  limit: 10,
+  include: { total_rows: true },
+};
+
+export const statsQueryBody = z
+  .strictObject({
+    site_id: z
+      .string()
+      .regex(SITE_REF_PATTERN, 'must be a ttid_ snippet key (or, for a dashboard session, a site UUID)')
+      .describe('The site’s snippet key; a dashboard session may also pass the internal site UUID'),
+    metrics: z
+      .array(z.enum(METRICS))
+      .min(1)
+      .max(METRICS.length)
+      .describe(
+        '`visitors` (distinct visitors with a visit in the range, exact), `visits`, `pageviews`, ' +
+          '`views_per_visit` (two decimals), `visit_duration` (mean engaged seconds per visit, whole seconds), ' +
+          '`bounce_rate` (percent, one decimal: visits with one pageview, no custom event and under 10 s engaged). ' +
+          'Each row’s `metrics` are in this order',
+      ),
+    date_range: z
+      .union([z.enum(DATE_RANGE_KEYWORDS), z.tuple([daySchema, daySchema])], {
+        error: `must be one of ${DATE_RANGE_KEYWORDS.join(', ')} or two dates [from, to]`,
+      })
+      .describe(
+        'A keyword ending today in `timezone` (`day`; `7d` and `30d` count today; `month`, `12mo` and `year` start ' +
+          'at the first of the month, of the month 11 months back, of the year; `all` at the site’s first visit) or ' +
+          `two inclusive dates \`[from, to]\` spanning at most ${MAX_RANGE_YEARS} years`,
+      ),
+    dimensions: z
+      .array(z.enum(DIMENSIONS))
+      .max(3)
+      .optional()
+      .describe(
+        'Group by these (none: one aggregate row). Time buckets are written as their first moment in `timezone` ' +
+          '(`2026-03-02`, hours `2026-03-02 14:00:00`; weeks start on Monday); buckets without visits are left out. ' +
+          '`visit:channel` is `ai` or `search`, `social`, `email`, `paid`, `referral`, `direct`; `visit:ai_source` ' +
+          'the assistant (null outside the AI channel); `visit:referrer` the referring host; `visit:entry_page` the ' +
+          'path the visit landed on. Unknown values (no referrer, no country) are null',
+      ),
+    filters: z
+      .array(z.unknown())
+      .max(50)
+      .optional()
+      .describe(
+        'All must hold. A filter is `[operator, dimension, values]` with `is` or `is_not` on a `visit:` dimension ' +
+          '(a null value never `is` anything), or a group: `["and", [f, …]]`, `["or", [f, …]]`, `["not", f]`',
+      ),
+    order_by: z
+      .array(z.tuple([z.string(), orderDirection]))
+      .max(8)
+      .optional()
+      .describe(
+        '`[[name, "asc"|"desc"], …]` over the requested metrics and dimensions; default the time dimension ' +
+          'ascending, else the first metric descending. Ties fall back to the dimensions ascending',
+      ),
+    timezone: z
+      .string()
+      .max(64)
+      .optional()
+      .describe('IANA time zone for the date range and the time buckets; default UTC'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_LIMIT)
+      .optional()
+      .describe(`Rows per answer, 1 to ${MAX_LIMIT}; default ${DEFAULT_LIMIT}`),
+    offset: z.number().int().min(0).max(1_000_000).optional().describe('Rows to skip; default 0'),
+    include: z
+      .strictObject({
+        total_rows: z
+          .boolean()
+          .optional()
+          .describe('Put the number of rows before limit and offset in `meta.total_rows`'),
+      })
+      .optional(),
+  })
+  .meta({ examples: [statsQueryBodyExample] });
+
+export type StatsQueryBody = z.infer<typeof statsQueryBody>;
+
+export const statsAnswerSchema = z
+  .object({
+    results: z.array(
+      z.object({
+        dimensions: z.array(z.string().nullable()).describe('Values of the requested dimensions, in order'),
+        metrics: z.array(z.number()).describe('Values of the requested metrics, in order'),
+      }),
+    ),
+    meta: z.object({
+      date_range: z
+        .tuple([z.string(), z.string()])
+        .describe('The resolved inclusive days, in `query.timezone`'),
+      total_rows: z
+        .number()
+        .int()
+        .optional()
+        .describe('With `include.total_rows`: rows before limit and offset'),
+    }),
+    query: z
+      .object({
+        site_id: z.string().describe('The site’s snippet key'),
+        metrics: z.array(z.string()),
+        date_range: z.tuple([z.string(), z.string()]),
+        dimensions: z.array(z.string()),
+        filters: z.array(z.unknown()),
+        order_by: z.array(z.tuple([z.string(), orderDirection])),
+        timezone: z.string(),
+        limit: z.number().int(),
+        offset: z.number().int(),
+        include: z.object({ total_rows: z.boolean() }),
+      })
+      .describe('The query as answered, every default filled in'),
+  })
+  .meta({
+    examples: [
+      {
+        results: [
+          { dimensions: ['chatgpt'], metrics: [412, 530, 38.1] },
+          { dimensions: ['perplexity'], metrics: [97, 121, 44.6] },
+        ],
+        meta: { date_range: ['2026-10-27', '2026-11-25'], total_rows: 2 },
+        query: {
+          ...statsQueryBodyExample,
+          date_range: ['2026-10-27', '2026-11-25'],
+          offset: 0,
+        },
+      },
+    ],
+  });
+
+export const statsErrorSchemas = {
+  401: codedErrorSchema,
+  403: codedErrorSchema,
+  404: codedErrorSchema,
+  422: codedErrorSchema,
+  429: codedErrorSchema,
+};
