@@ -36,11 +36,11 @@ export function dayIn(timezone: string, instant: Date): string {
   }).format(instant);
 }
 
-const toDate = (day: string) => new Date(`${day}T00:00:00Z`);
-const toDay = (date: Date) => date.toISOString().slice(0, 10);
-const addDays = (day: string, days: number) => toDay(new Date(toDate(day).getTime() + days * DAY_MS));
+export const toDate = (day: string) => new Date(`${day}T00:00:00Z`);
+export const toDay = (date: Date) => date.toISOString().slice(0, 10);
+export const addDays = (day: string, days: number) => toDay(new Date(toDate(day).getTime() + days * DAY_MS));
 
-function addMonths(day: string, months: number): string {
+export function addMonths(day: string, months: number): string {
   const date = toDate(day);
   date.setUTCMonth(date.getUTCMonth() + months);
   return toDay(date);

@@ -20,6 +20,9 @@ export type Filter =
 const MAX_DEPTH = 6;
 const MAX_VALUES = 100;
 const MAX_VALUE_CHARS = 1000;
+/** `contains` and `matches` become LIKE patterns: fewer and shorter, so each stays cheap to scan. */
+const MAX_PATTERNS = 50;
+const MAX_PATTERN_CHARS = 200;
 
 /** The top-level list is an implicit `and`. */
 export function parseFilters(input: unknown[] | undefined): Filter[] {
@@ -69,5 +72,13 @@ function parseFilter(item: unknown, field: string, depth: number): Filter {
       `${field}.2 must be a list of 1 to ${MAX_VALUES} strings of at most ${MAX_VALUE_CHARS} characters`,
     );
   }
+  if ((op === 'contains' || op === 'matches') && (values.length > MAX_PATTERNS || values.some(tooLong))) {
+    throw badInput(
+      `${field}.2`,
+      `${field}.2: ${op} takes 1 to ${MAX_PATTERNS} patterns of at most ${MAX_PATTERN_CHARS} characters`,
+    );
+  }
   return { op: op as FilterOperator, dimension, values };
 }
+
+const tooLong = (value: string) => value.length > MAX_PATTERN_CHARS;

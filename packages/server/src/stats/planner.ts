@@ -15,16 +15,24 @@ import {
 export interface StatsAnswer {
   rows: VisitStatsRow[];
   totalRows?: number;
+  /** With a comparison range: every group of that range, unordered and unpaged, for matching. */
+  earlierRows?: VisitStatsRow[];
 }
 
 export async function answerStatsQuery(
   db: Kysely<DB>,
   query: VisitStatsQuery,
-  options: { withTotalRows: boolean },
+  options: { withTotalRows: boolean; comparison?: { from: string; to: string } },
 ): Promise<StatsAnswer> {
-  const [rows, totalRows] = await Promise.all([
+  const { comparison } = options;
+  const [rows, totalRows, earlierRows] = await Promise.all([
     visitStats(db, query),
     options.withTotalRows ? countVisitStatsRows(db, query) : undefined,
+    comparison ? visitStats(db, { ...query, ...comparison, limit: null, offset: 0 }) : undefined,
   ]);
-  return totalRows === undefined ? { rows } : { rows, totalRows };
+  return {
+    rows,
+    ...(totalRows === undefined ? {} : { totalRows }),
+    ...(earlierRows === undefined ? {} : { earlierRows }),
+  };
 }

@@ -34,7 +34,10 @@ export type Dimension = (typeof DIMENSIONS)[number];
 export const DATE_RANGE_KEYWORDS = ['day', '7d', '30d', 'month', '12mo', 'year', 'all'] as const;
 export type DateRangeKeyword = (typeof DATE_RANGE_KEYWORDS)[number];
 
-export const FILTER_OPERATORS = ['is', 'is_not'] as const;
+export const FILTER_OPERATORS = ['is', 'is_not', 'contains', 'matches'] as const;
+export const COMPARISONS = ['previous_period', 'year_over_year'] as const;
+export type Comparison = (typeof COMPARISONS)[number];
+
 export const FILTER_GROUPS = ['and', 'or', 'not'] as const;
 
 export const isTimeDimension = (name: string): name is TimeDimension =>

@@ -33,8 +33,9 @@ describe('POST /v1/stats/query, contract', () => {
       timezone: 'UTC',
       limit: 100,
       offset: 0,
-      include: { total_rows: false },
+      include: { total_rows: false, comparison: null },
     });
+    expect(body.meta).not.toHaveProperty('comparison_range');
     expect(body.meta.date_range).toEqual(body.query.date_range);
   });
 
@@ -46,7 +47,8 @@ describe('POST /v1/stats/query, contract', () => {
 
   it.each([
     ['an unknown body field', { compare: 'previous_period' }, 'compare'],
-    ['an unknown include key', { include: { comparison: true } }, 'include.comparison'],
+    ['an unknown include key', { include: { totals: true } }, 'include.totals'],
+    ['an unknown comparison', { include: { comparison: 'last_week' } }, 'include.comparison'],
     ['no site', { site_id: undefined }, 'site_id'],
     ['no metrics', { metrics: [] }, 'metrics'],
     ['an unknown metric', { metrics: ['visits', 'happiness'] }, 'metrics.1'],
@@ -57,10 +59,16 @@ describe('POST /v1/stats/query, contract', () => {
     ['a filter that is not a list', { filters: ['visit:channel=ai'] }, 'filters.0'],
     ['an unknown filter operator', { filters: [['like', 'visit:channel', ['ai']]] }, 'filters.0.0'],
     [
-      'an unsupported filter operator',
-      { filters: [['contains', 'visit:referrer', ['google']]] },
-      'filters.0.0',
+      'a pattern over 200 characters',
+      { filters: [['matches', 'visit:entry_page', ['*'.repeat(201)]]] },
+      'filters.0.2',
     ],
+    [
+      'more than 50 patterns',
+      { filters: [['contains', 'visit:referrer', Array.from({ length: 51 }, (_, i) => `p${i}`)]] },
+      'filters.0.2',
+    ],
+    ['a pattern that is not a string', { filters: [['matches', 'visit:entry_page', [null]]] }, 'filters.0.2'],
     ['an unknown filter dimension', { filters: [['is', 'visit:planet', ['mars']]] }, 'filters.0.1'],
     ['a filter on time', { filters: [['is', 'time:day', ['2026-01-01']]] }, 'filters.0.1'],
     ['filter values that are not strings', { filters: [['is', 'visit:country', [1]]] }, 'filters.0.2'],

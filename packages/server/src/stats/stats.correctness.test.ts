@@ -1,90 +1,13 @@
 /**
  * Checks `POST /v1/stats/query` against a plain computation over the generated traffic of
- * stats.dataset.ts, sent through `/v1/collect` with the clock moved to each moment.
+ * stats.dataset.ts.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { collect } from '../ingest/ingest.fixtures.js';
-import { bearer, useTestApp } from '../test/app.js';
-import { insertSite } from '../test/factories.js';
-import { CHANNELS, generateVisits, type PlannedVisit, requestsOf } from './stats.dataset.js';
-
-// The plain computation the answers are checked against.
-const dayIn = (timezone: string, at: Date) =>
-  new Intl.DateTimeFormat('en-CA', {
-    timeZone: timezone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(at);
-const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
-const isBounce = (v: PlannedVisit) => v.engaged.length === 1 && !v.hasCustomEvent && sum(v.engaged) < 10;
-
-function expectedMetrics(visits: PlannedVisit[]) {
-  const pageviews = sum(visits.map((v) => v.engaged.length));
-  const share = (part: number) => (visits.length === 0 ? 0 : part / visits.length);
-  return {
-    visitors: new Set(visits.map((v) => v.visitor)).size,
-    visits: visits.length,
-    pageviews,
-    views_per_visit: Math.round(share(pageviews) * 100) / 100,
-    bounce_rate: Math.round(share(visits.filter(isBounce).length) * 1000) / 10,
-    visit_duration: Math.round(share(sum(visits.map((v) => sum(v.engaged))))),
-  };
-}
-const METRIC_NAMES = [
-  'visitors',
-  'visits',
-  'pageviews',
-  'views_per_visit',
-  'bounce_rate',
-  'visit_duration',
-] as const;
-const asRow = (visits: PlannedVisit[]) => METRIC_NAMES.map((name) => expectedMetrics(visits)[name]);
-
-/** Rows grouped by `keyOf`, ordered as the endpoint orders by default: visitors desc, then the value. */
-function expectedBreakdown(visits: PlannedVisit[], keyOf: (v: PlannedVisit) => string | null) {
-  const groups = new Map<string | null, PlannedVisit[]>();
-  for (const visit of visits) groups.set(keyOf(visit), [...(groups.get(keyOf(visit)) ?? []), visit]);
-  return [...groups.entries()]
-    .sort(
-      ([keyA, a], [keyB, b]) =>
-        expectedMetrics(b).visitors - expectedMetrics(a).visitors || compareValues(keyA, keyB),
-    )
-    .map(([key, members]) => ({ dimensions: [key], metrics: asRow(members) }));
-}
-
-/** Ascending, nulls last, as the endpoint breaks ties. */
-const compareValues = (a: string | null, b: string | null) =>
-  a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1;
+import { describe, expect, it } from 'vitest';
+import { CHANNELS } from './stats.dataset.js';
+import { asRow, dayIn, expectedBreakdown, isBounce, sum, useStatsDataset } from './stats.expected.js';
 
 describe('POST /v1/stats/query, against a plain computation', () => {
-  const t = useTestApp();
-  const visits = generateVisits();
-  let site: Awaited<ReturnType<typeof insertSite>>;
-  const inRange = (timezone: string, from: string, to: string) =>
-    visits.filter((v) => dayIn(timezone, v.start) >= from && dayIn(timezone, v.start) <= to);
-
-  beforeAll(async () => {
-    site = await insertSite(t, t.owner.accountId);
-    for (const { at, payload } of requestsOf(visits, site)) {
-      t.clock.set(at);
-      const response = await collect(t, payload);
-      if (response.statusCode !== 202)
-        throw new Error(`collect answered ${response.statusCode}: ${response.body}`);
-    }
-    t.clock.set(new Date('2026-03-12T12:00:00Z'));
-  });
-
-  const query = async (body: Record<string, unknown>) => {
-    const response = await t.request({
-      method: 'POST',
-      url: '/v1/stats/query',
-      headers: bearer(t.owner.apiKey),
-      payload: { site_id: site.snippet_key, metrics: METRIC_NAMES, ...body },
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json();
-  };
+  const { visits, inRange, query } = useStatsDataset();
 
   it('has the cases the dataset promises', () => {
     expect(visits.some(isBounce)).toBe(true);
@@ -187,6 +110,29 @@ describe('POST /v1/stats/query, against a plain computation', () => {
       filters: [['is_not', 'visit:ai_source', ['chatgpt']]],
     });
     expect(notAssistant.results[0].metrics).toEqual(asRow(visits.filter((v) => v.source !== 'chatgpt')));
+  });
+
+  it('applies contains (any case, any value) and matches (`*` only; %, _ and \\ literal)', async () => {
+    const range = ['2026-03-01', '2026-03-10'];
+    const total = async (filters: unknown[]) =>
+      (await query({ date_range: range, filters })).results[0].metrics;
+    expect(await total([['contains', 'visit:referrer', ['GOOGLE', 'plex']]])).toEqual(
+      asRow(visits.filter((v) => ['google', 'perplexity'].includes(v.source))),
+    );
+    // A null referrer (direct) never contains anything, so `not` keeps it.
+    expect(await total([['not', ['contains', 'visit:referrer', ['chat']]]])).toEqual(
+      asRow(visits.filter((v) => v.source !== 'chatgpt')),
+    );
+    expect(await total([['matches', 'visit:entry_page', ['/blog/*', '/']]])).toEqual(
+      asRow(visits.filter((v) => v.entry !== '/pricing')),
+    );
+    expect(await total([['matches', 'visit:entry_page', ['/*ing']]])).toEqual(
+      asRow(visits.filter((v) => v.entry === '/pricing')),
+    );
+    for (const literal of ['/pricin_', '/pric%', '/pricing\\', '/PRICING', '/pricing/*']) {
+      expect(await total([['matches', 'visit:entry_page', [literal]]])).toEqual(asRow([]));
+    }
+    expect(await total([['contains', 'visit:entry_page', ['_', '%']]])).toEqual(asRow([]));
   });
 
   it('breaks down by entry page, ordered and paged as asked, with the row count', async () => {

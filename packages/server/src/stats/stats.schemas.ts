@@ -4,6 +4,7 @@ import { codedErrorSchema } from '../http/schemas.js';
 import { daySchema } from '../lib/day-window.js';
 import { SITE_REF_PATTERN } from '../lib/ids.js';
 import {
+  COMPARISONS,
   DATE_RANGE_KEYWORDS,
   DEFAULT_LIMIT,
   DIMENSIONS,
@@ -67,8 +68,10 @@ export const statsQueryBody = z
       .max(50)
       .optional()
       .describe(
-        'All must hold. A filter is `[operator, dimension, values]` with `is` or `is_not` on a `visit:` dimension ' +
-          '(a null value never `is` anything), or a group: `["and", [f, …]]`, `["or", [f, …]]`, `["not", f]`',
+        'All must hold. A filter is `[operator, dimension, values]` on a `visit:` dimension, true when any value ' +
+          'holds: `is`, `is_not`, `contains` (a substring, any case) or `matches` (the whole value, case-sensitive, ' +
+          '`*` standing for any characters and nothing else special; at most 50 patterns of 200 characters). A ' +
+          'null value never `is`, contains or matches anything. Groups: `["and", [f, …]]`, `["or", [f, …]]`, `["not", f]`',
       ),
     order_by: z
       .array(z.tuple([z.string(), orderDirection]))
@@ -97,6 +100,14 @@ export const statsQueryBody = z
           .boolean()
           .optional()
           .describe('Put the number of rows before limit and offset in `meta.total_rows`'),
+        comparison: z
+          .enum(COMPARISONS)
+          .optional()
+          .describe(
+            'Set each row beside the same group in an earlier range: `previous_period` (as many days just before) ' +
+              'or `year_over_year` (the same dates a year earlier), named in `meta.comparison_range`. Time buckets ' +
+              'match the bucket at the same offset from the start of the earlier range',
+          ),
       })
       .optional(),
   })
@@ -110,12 +121,28 @@ export const statsAnswerSchema = z
       z.object({
         dimensions: z.array(z.string().nullable()).describe('Values of the requested dimensions, in order'),
         metrics: z.array(z.number()).describe('Values of the requested metrics, in order'),
+        comparison: z
+          .object({
+            dimensions: z
+              .array(z.string().nullable())
+              .describe('The earlier group: a time bucket moves back'),
+            metrics: z.array(z.number()).describe('Its metrics, zeros where it had no visits'),
+            change: z
+              .array(z.number().nullable())
+              .describe('Change per metric in percent, one decimal; null when the earlier value is 0'),
+          })
+          .optional()
+          .describe('With `include.comparison`'),
       }),
     ),
     meta: z.object({
       date_range: z
         .tuple([z.string(), z.string()])
         .describe('The resolved inclusive days, in `query.timezone`'),
+      comparison_range: z
+        .tuple([z.string(), z.string()])
+        .optional()
+        .describe('With `include.comparison`: the earlier inclusive days'),
       total_rows: z
         .number()
         .int()
@@ -133,7 +160,7 @@ export const statsAnswerSchema = z
         timezone: z.string(),
         limit: z.number().int(),
         offset: z.number().int(),
-        include: z.object({ total_rows: z.boolean() }),
+        include: z.object({ total_rows: z.boolean(), comparison: z.enum(COMPARISONS).nullable() }),
       })
       .describe('The query as answered, every default filled in'),
   })
@@ -149,6 +176,7 @@ export const statsAnswerSchema = z
           ...statsQueryBodyExample,
           date_range: ['2026-10-27', '2026-11-25'],
           offset: 0,
+          include: { total_rows: true, comparison: null },
         },
       },
     ],

@@ -9,6 +9,7 @@ import type { DB } from '../db/types.js';
 import { badInput } from '../http/errors.js';
 import type { Clock } from '../lib/clock.js';
 import type { SitesService } from '../sites/sites.service.js';
+import { compareRows, comparisonRange } from './comparison.js';
 import { checkCustomRange, dayIn, resolveDateRange, resolveTimezone } from './date-range.js';
 import { parseFilters } from './filters.js';
 import { firstVisitDay } from './first-visit-day.query.js';
@@ -42,15 +43,20 @@ export function createStatsService({
       const limit = body.limit ?? DEFAULT_LIMIT;
       const offset = body.offset ?? 0;
       const withTotalRows = body.include?.total_rows === true;
+      const comparisonKind = body.include?.comparison ?? null;
+      const earlier = comparisonKind === null ? undefined : comparisonRange(comparisonKind, { from, to });
       const answer = await answerStatsQuery(
         db,
         { siteId: site.id, from, to, timezone, dimensions, metrics, filters, orderBy, limit, offset },
-        { withTotalRows },
+        { withTotalRows, ...(earlier ? { comparison: earlier } : {}) },
       );
       return {
-        results: answer.rows,
+        results: earlier
+          ? compareRows(answer.rows, answer.earlierRows ?? [], dimensions, { from, to }, earlier)
+          : answer.rows,
         meta: {
           date_range: [from, to] as [string, string],
+          ...(earlier ? { comparison_range: [earlier.from, earlier.to] as [string, string] } : {}),
           ...(answer.totalRows === undefined ? {} : { total_rows: answer.totalRows }),
         },
         query: {
@@ -63,7 +69,7 @@ export function createStatsService({
           timezone,
           limit,
           offset,
-          include: { total_rows: withTotalRows },
+          include: { total_rows: withTotalRows, comparison: comparisonKind },
         },
       };
     },

@@ -6,6 +6,7 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../db/types.js';
 import type { Filter } from './filters.js';
+import { containsPattern, matchesPattern } from './like-pattern.js';
 import type { Dimension, Metric } from './stats-vocabulary.js';
 import { isTimeDimension } from './stats-vocabulary.js';
 import { METRIC_SQL, NEEDS_CUSTOM_EVENTS, timeDimensionSql, VISIT_DIMENSION_SQL } from './visit-columns.js';
@@ -21,7 +22,8 @@ export interface VisitStatsQuery {
   filters: Filter[];
   /** Names from `dimensions` or `metrics`, checked by the caller. */
   orderBy: [string, 'asc' | 'desc'][];
-  limit: number;
+  /** Null: every row. */
+  limit: number | null;
   offset: number;
 }
 
@@ -99,6 +101,17 @@ function filterSql(filter: Filter): RawBuilder<boolean> {
     case 'is_not': {
       const matches = sql<boolean>`coalesce(${VISIT_DIMENSION_SQL[filter.dimension]} in (${sql.join(filter.values)}), false)`;
       return filter.op === 'is' ? matches : sql<boolean>`(not ${matches})`;
+    }
+    case 'contains':
+    case 'matches': {
+      // Like `is`, a null value (no referrer, outside the AI channel) never contains or matches.
+      const column = VISIT_DIMENSION_SQL[filter.dimension];
+      const likes = filter.values.map((value) =>
+        filter.op === 'contains'
+          ? sql<boolean>`${column} ilike ${containsPattern(value)}`
+          : sql<boolean>`${column} like ${matchesPattern(value)}`,
+      );
+      return sql<boolean>`coalesce((${sql.join(likes, sql` or `)}), false)`;
     }
   }
 }
