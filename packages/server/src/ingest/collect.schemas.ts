@@ -34,6 +34,19 @@ const pageUrl = z
   .regex(/^https?:\/\//i, 'must be an http(s) URL');
 const snippetKey = z.string().regex(SNIPPET_KEY_PATTERN, 'must be a ttid_ snippet key');
 
+/** What a custom event carries, from the tracker (`props`) or a server (`properties`) alike. */
+const eventFields = {
+  properties: propertiesSchema
+    .optional()
+    .describe(
+      'Properties: at most 100 keys; values are strings, numbers, booleans or null. email addresses and phone numbers in string values are stored as `[REDACTED]`',
+    ),
+  value: amountSchema.optional().describe('The conversion value, in major units of `currency`'),
+  currency: currencySchema
+    .optional()
+    .describe("ISO 4217 code of `value` (case-insensitive); default: the site's currency"),
+};
+
 const common = {
   site: snippetKey.describe("The site's `ttid_` snippet key (the script tag's `data-site`)"),
   vid: opaqueId.describe('Visitor id from the visitor cookie'),
@@ -68,15 +81,9 @@ export const collectPayloadSchema = z.discriminatedUnion('type', [
     type: typeOf('event', 'A custom event (`touchtrail.track`); its name is a goal'),
     ...common,
     name: eventNameSchema.describe('The event (goal) name; a new name registers a goal'),
-    props: propertiesSchema
-      .optional()
-      .describe(
-        'Properties: at most 100 keys; values are strings, numbers, booleans or null. email addresses and phone numbers in string values are stored as `[REDACTED]`',
-      ),
-    value: amountSchema.optional().describe('The conversion value, in major units of `currency`'),
-    currency: currencySchema
-      .optional()
-      .describe("ISO 4217 code of `value` (case-insensitive); default: the site's currency"),
+    props: eventFields.properties,
+    value: eventFields.value,
+    currency: eventFields.currency,
   }),
   z.strictObject({
     type: typeOf('identify', 'Links this visitor to a person (`touchtrail.identify`)'),
@@ -122,15 +129,9 @@ export const serverEventSchema = z.strictObject({
     .describe(
       'Only an HMAC of it is stored. Names the person when `user_id` is absent; with `visitor_id`, it also links the visitor, so a payment that carries only this email finds their visits',
     ),
-  properties: propertiesSchema
-    .optional()
-    .describe(
-      'Properties: at most 100 keys; values are strings, numbers, booleans or null. email addresses and phone numbers in string values are stored as `[REDACTED]`',
-    ),
-  value: amountSchema.optional().describe('The conversion value, in major units of `currency`'),
-  currency: currencySchema
-    .optional()
-    .describe("ISO 4217 code of `value` (case-insensitive); default: the site's currency"),
+  properties: eventFields.properties,
+  value: eventFields.value,
+  currency: eventFields.currency,
   event_id: z
     .string()
     .regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1 to 128 characters of A-Z, a-z, 0-9 and . _ : -')

@@ -8,6 +8,7 @@ import { collect } from '../ingest/ingest.fixtures.js';
 import { bearer, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import { generateVisits, type PlannedVisit, requestsOf } from './stats.dataset.js';
+import { METRICS } from './stats-vocabulary.js';
 
 export const dayIn = (timezone: string, at: Date) =>
   new Intl.DateTimeFormat('en-CA', {
@@ -32,15 +33,7 @@ export function expectedMetrics(visits: PlannedVisit[]) {
     visit_duration: Math.round(share(sum(visits.map((v) => sum(v.engaged))))),
   };
 }
-export const METRIC_NAMES = [
-  'visitors',
-  'visits',
-  'pageviews',
-  'views_per_visit',
-  'bounce_rate',
-  'visit_duration',
-] as const;
-export const asRow = (visits: PlannedVisit[]) => METRIC_NAMES.map((name) => expectedMetrics(visits)[name]);
+export const asRow = (visits: PlannedVisit[]) => METRICS.map((name) => expectedMetrics(visits)[name]);
 
 /** Rows grouped by `keyOf`, ordered as the endpoint orders by default: visitors desc, then the value. */
 export function expectedBreakdown(visits: PlannedVisit[], keyOf: (v: PlannedVisit) => string | null) {
@@ -99,7 +92,7 @@ export function useStatsDataset() {
       method: 'POST',
       url: '/v1/stats/query',
       headers: bearer(t.owner.apiKey),
-      payload: { site_id: site.snippet_key, metrics: METRIC_NAMES, ...body },
+      payload: { site_id: site.snippet_key, metrics: METRICS, ...body },
     });
     expect(response.statusCode, response.body).toBe(200);
     return response.json();

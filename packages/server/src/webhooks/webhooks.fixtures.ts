@@ -11,6 +11,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { expect } from 'vitest';
 
 export interface TestPki {
   caFile: string;
@@ -144,3 +145,24 @@ export const answer =
   (status: number, body = '', headers: Record<string, string> = {}): ReceiverHandler =>
   (_request, response) =>
     response.writeHead(status, headers).end(body);
+
+/**
+ * What a save-time URL check says: the accepted URL, or the refusal's message after checking it
+ * is the webhooks area's 422 naming `url`.
+ */
+export async function urlCheckVerdict(
+  check: Promise<string>,
+): Promise<{ accepted: string } | { refused: string }> {
+  try {
+    return { accepted: await check };
+  } catch (error) {
+    const { status, details, message } = error as {
+      status: number;
+      details: { field?: string };
+      message: string;
+    };
+    expect(status).toBe(422);
+    expect(details.field).toBe('url');
+    return { refused: message };
+  }
+}
