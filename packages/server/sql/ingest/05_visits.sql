@@ -46,7 +46,7 @@ begin
   started := '{}';
   -- Ordered by site and visitor, which is also the key order of the rows written below.
   for r in
-    select i.ord, i.origin, i.type, i.visitor_id, i.occurred_ms, i.engaged_seconds, i.source_key,
+    select i.ord, i.origin, i.type, i.visitor_id, i.occurred_ms, i.engaged_seconds, i.source_key, i.url,
       p_site_ids[i.ord] as site_id,
       case when i.type <> 'identify' then
         (select v from visits v where v.site_id = p_site_ids[i.ord] and v.visitor_id = i.visitor_id
@@ -93,11 +93,16 @@ begin
       cur.started_at := v_at;
       cur.last_activity_at := v_at;
       cur.entry_url := coalesce(item.url, '');
+      cur.exit_url := '';
       cur.source_kind := coalesce(item.source_kind, 'unknown');
       cur.session_ai_source := coalesce(item.session_ai_source, 'direct');
       cur.source_name := coalesce(item.source_name, '');
       cur.source_key := coalesce(item.source_key, '');
       cur.campaign := coalesce(item.campaign, '');
+      cur.utm_source := coalesce(item.utm_source, '');
+      cur.utm_medium := coalesce(item.utm_medium, '');
+      cur.utm_content := coalesce(item.utm_content, '');
+      cur.utm_term := coalesce(item.utm_term, '');
       cur.ref := coalesce(item.ref, '');
       cur.device_type := coalesce(item.device_type, '');
       cur.os := coalesce(item.os, '');
@@ -114,6 +119,8 @@ begin
     end if;
     if r.type = 'pageview' then
       cur.pageviews := cur.pageviews + 1;
+      -- The exit page is the latest pageview's, whatever order the batches arrive in.
+      if v_at >= cur.last_activity_at or cur.exit_url = '' then cur.exit_url := coalesce(r.url, ''); end if;
     elsif r.type = 'engagement' then
       cur.engaged_seconds := cur.engaged_seconds + r.engaged_seconds;
     end if;
@@ -131,14 +138,17 @@ begin
 
   if cardinality(touched) > 0 then
     insert into visits (site_id, id, visitor_id, started_at, last_activity_at, entry_url,
-      source_kind, session_ai_source, source_name, source_key, campaign, ref, device_type, os,
-      browser, country_code, city, pageviews, engaged_seconds, is_new)
+      source_kind, session_ai_source, source_name, source_key, campaign, utm_source, utm_medium,
+      utm_content, utm_term, ref, device_type, os, browser, country_code, city, pageviews,
+      engaged_seconds, is_new, exit_url)
     select v.site_id, v.id, v.visitor_id, v.started_at, v.last_activity_at, v.entry_url,
-      v.source_kind, v.session_ai_source, v.source_name, v.source_key, v.campaign, v.ref,
-      v.device_type, v.os, v.browser, v.country_code, v.city, v.pageviews, v.engaged_seconds, v.is_new
+      v.source_kind, v.session_ai_source, v.source_name, v.source_key, v.campaign, v.utm_source,
+      v.utm_medium, v.utm_content, v.utm_term, v.ref, v.device_type, v.os, v.browser,
+      v.country_code, v.city, v.pageviews, v.engaged_seconds, v.is_new, v.exit_url
     from unnest(touched) as v
     on conflict (site_id, id) do update set last_activity_at = excluded.last_activity_at,
-      pageviews = excluded.pageviews, engaged_seconds = excluded.engaged_seconds;
+      pageviews = excluded.pageviews, engaged_seconds = excluded.engaged_seconds,
+      exit_url = excluded.exit_url;
   end if;
 
   -- Shared rows in key order (see touchtrail_record_events); the loop made them in that order.

@@ -34,6 +34,10 @@ export interface VisitsTable {
   source_name: string;
   source_key: string;
   campaign: string;
+  utm_source: string;
+  utm_medium: string;
+  utm_content: string;
+  utm_term: string;
   ref: string;
   device_type: string;
   os: string;
@@ -43,6 +47,8 @@ export interface VisitsTable {
   pageviews: number;
   engaged_seconds: number;
   is_new: boolean;
+  /** The URL of the visit's latest pageview. */
+  exit_url: string;
 }
 
 export interface VisitorsTable {

@@ -2,7 +2,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { principalOf } from '../http/authenticate.js';
-import { goalNameParams, propertiesSchema, reportQuery, timeseriesSchema } from './goals.schemas.js';
+import {
+  goalNameParams,
+  propertiesSchema,
+  reportQuery,
+  timeseriesQuery,
+  timeseriesSchema,
+} from './goals.schemas.js';
 import type { GoalsService } from './goals.service.js';
 import { GOAL_ERRORS, GOAL_READ } from './goals-route-config.js';
 
@@ -20,8 +26,10 @@ export function registerGoalReportRoutes(app: FastifyInstance, { goals }: { goal
       schema: {
         tags: ['goals'],
         summary: 'Completions per day of every goal that fired in the window',
-        description: `Days with no completions are absent, not zero; \`total\` sums the window. ${WINDOW_RULES}`,
-        querystring: reportQuery,
+        description:
+          'Days with no completions are absent, not zero; `total` sums the window. `include` adds each ' +
+          `goal's conversion rate and summed value. ${WINDOW_RULES}`,
+        querystring: timeseriesQuery,
         response: { 200: timeseriesSchema, ...GOAL_ERRORS },
       },
     },

@@ -100,6 +100,27 @@ export const reportQuery = z.strictObject({
   to: reportDay.optional().describe('Last day (UTC), inclusive. Default: today'),
 });
 
+/** What the time series may add beside completions (issue 20): `conversion_rate`, `value`. */
+export const TIMESERIES_EXTRAS = ['conversion_rate', 'value'] as const;
+export type TimeseriesExtra = (typeof TIMESERIES_EXTRAS)[number];
+
+export const timeseriesQuery = reportQuery.extend({
+  include: z
+    .string()
+    .max(100)
+    .transform((text) => text.split(','))
+    .pipe(
+      z.array(z.enum(TIMESERIES_EXTRAS, { error: `each must be one of ${TIMESERIES_EXTRAS.join(', ')}` })),
+    )
+    .optional()
+    .describe(
+      'Comma-separated: `conversion_rate` adds each goal’s conversion rate over the window (percent, one decimal: ' +
+        'people who completed it during a visit over people with a visit), `value` the summed `value` of its ' +
+        'completions in minor units of `currency`, with `currency` and `unconverted` (amounts without an exchange ' +
+        'rate for their day, per currency in its minor units) beside `series`',
+    ),
+});
+
 export const goalSchema = z.object({
   id: z.uuid(),
   site_id: z.string().describe('Snippet key of the site'),
@@ -121,8 +142,15 @@ export const timeseriesSchema = z.object({
       goal_name: z.string(),
       points: z.array(z.object({ date: z.string(), completions: z.number().int() })),
       total: z.number().int(),
+      conversion_rate: z.number().optional().describe('With `include=conversion_rate`'),
+      value: z.number().int().optional().describe('With `include=value`'),
     }),
   ),
+  currency: z.string().optional().describe('With `include=value`: the site currency'),
+  unconverted: z
+    .array(z.object({ currency: z.string(), amount: z.number().int() }))
+    .optional()
+    .describe('With `include=value`'),
 });
 
 export const propertiesSchema = z.object({

@@ -126,6 +126,10 @@ function rowOf(item: IngestItem, ord: number, site: store.SiteFacts | undefined)
     Object.assign(row, classification, item.device, item.location, {
       source_key: sourceKeyOf(source, campaign),
       campaign: campaign.utm_campaign,
+      utm_source: campaign.utm_source,
+      utm_medium: campaign.utm_medium,
+      utm_content: campaign.utm_content,
+      utm_term: campaign.utm_term,
       ref: campaign.ref,
     });
   }

@@ -51,6 +51,10 @@ export interface IngestRow {
   source_name?: string;
   source_key?: string;
   campaign?: string;
+  utm_source?: string;
+  utm_medium?: string;
+  utm_content?: string;
+  utm_term?: string;
   ref?: string;
   device_type?: string;
   os?: string;

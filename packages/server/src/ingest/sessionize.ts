@@ -12,6 +12,8 @@ export interface Campaign {
   utm_source: string;
   utm_medium: string;
   utm_campaign: string;
+  utm_content: string;
+  utm_term: string;
   ref: string;
 }
 
@@ -27,6 +29,8 @@ export function campaignOf(url: string): Campaign {
     utm_source: read('utm_source').toLowerCase(),
     utm_medium: read('utm_medium').toLowerCase(),
     utm_campaign: read('utm_campaign'),
+    utm_content: read('utm_content'),
+    utm_term: read('utm_term'),
     ref: read('ref'),
   };
 }

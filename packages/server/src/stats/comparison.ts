@@ -4,9 +4,9 @@
  */
 import { DAY_MS } from '../lib/clock.js';
 import { addDays, addMonths, toDate } from './date-range.js';
+import type { StatsRow } from './planner.js';
 import type { Comparison, Dimension, TimeDimension } from './stats-vocabulary.js';
 import { isTimeDimension } from './stats-vocabulary.js';
-import type { VisitStatsRow } from './visit-stats.query.js';
 
 export interface DayRange {
   from: string;
@@ -21,7 +21,7 @@ export function comparisonRange(kind: Comparison, { from, to }: DayRange): DayRa
   return { from: yearEarlier(from), to: yearEarlier(to) };
 }
 
-export interface ComparedRow extends VisitStatsRow {
+export interface ComparedRow extends StatsRow {
   comparison: { dimensions: (string | null)[]; metrics: number[]; change: (number | null)[] };
 }
 
@@ -34,8 +34,8 @@ export interface ComparedRow extends VisitStatsRow {
  * when the earlier value is 0.
  */
 export function compareRows(
-  rows: VisitStatsRow[],
-  earlierRows: VisitStatsRow[],
+  rows: StatsRow[],
+  earlierRows: StatsRow[],
   dimensions: Dimension[],
   range: DayRange,
   earlier: DayRange,

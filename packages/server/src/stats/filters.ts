@@ -5,17 +5,21 @@
  */
 import { badInput } from '../http/errors.js';
 import {
+  type EventDimension,
   FILTER_OPERATORS,
+  isEventDimension,
   isTimeDimension,
   isVisitDimension,
   type VisitDimension,
 } from './stats-vocabulary.js';
 
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
-export type Filter =
-  | { op: FilterOperator; dimension: VisitDimension; values: string[] }
-  | { op: 'and' | 'or'; filters: Filter[] }
-  | { op: 'not'; filter: Filter };
+export interface FilterLeaf {
+  op: FilterOperator;
+  dimension: VisitDimension | EventDimension;
+  values: string[];
+}
+export type Filter = FilterLeaf | { op: 'and' | 'or'; filters: Filter[] } | { op: 'not'; filter: Filter };
 
 const MAX_DEPTH = 6;
 const MAX_VALUES = 100;
@@ -23,6 +27,13 @@ const MAX_VALUE_CHARS = 1000;
 /** `contains` and `matches` become LIKE patterns: fewer and shorter, so each stays cheap to scan. */
 const MAX_PATTERNS = 50;
 const MAX_PATTERN_CHARS = 200;
+
+/** Every leaf of a filter tree. */
+export function filterLeaves(filter: Filter): FilterLeaf[] {
+  if ('filters' in filter) return filter.filters.flatMap(filterLeaves);
+  if ('filter' in filter) return filterLeaves(filter.filter);
+  return [filter];
+}
 
 /** The top-level list is an implicit `and`. */
 export function parseFilters(input: unknown[] | undefined): Filter[] {
@@ -53,7 +64,7 @@ function parseFilter(item: unknown, field: string, depth: number): Filter {
     );
   }
   const [, dimension, values] = item;
-  if (typeof dimension !== 'string' || !isVisitDimension(dimension)) {
+  if (typeof dimension !== 'string' || !(isVisitDimension(dimension) || isEventDimension(dimension))) {
     const why =
       typeof dimension === 'string' && isTimeDimension(dimension)
         ? 'cannot filter on time; use date_range'

@@ -1,38 +1,187 @@
 /**
- * The one place that decides how a stats query is answered. Every query reads the raw visits
- * (and events) tables for now; rollups, sketches or a columnar engine plug in here, behind the
- * same rows, without the service or the routes changing.
+ * The one place that decides how a stats query is answered (DESIGN.md §7). A query of one grain
+ * (visit metrics, or page metrics by `event:page`) is ordered and paged by the database. A query
+ * mixing grains reads each grain's groups whole, sets them side by side by their dimension
+ * values, derives the conversion rate and the money figures, then orders and pages the rows here
+ * (row-order.ts). Rollups, sketches or a columnar engine plug in behind the grains, without the
+ * service or the routes changing.
  */
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/types.js';
-import {
-  countVisitStatsRows,
-  type VisitStatsQuery,
-  type VisitStatsRow,
-  visitStats,
-} from './visit-stats.query.js';
+import type { AttributionModel, DB } from '../db/types.js';
+import { conversionCounts, goalValues } from './conversion-grain.js';
+import type { Filter } from './filters.js';
+import type { GrainQuery } from './grain.js';
+import { countGroups, type Grouped, type GroupedRow, readGroups } from './grouped-query.js';
+import { isSingleGrain, type StatsPlan } from './metric-rules.js';
+import { inSiteCurrency, type Unconverted } from './money.js';
+import { pageviewGrain } from './pageview-grain.js';
+import { revenueAmounts } from './revenue-grain.js';
+import { orderRows } from './row-order.js';
+import type { Dimension, Metric } from './stats-vocabulary.js';
+import { isEventDimension } from './stats-vocabulary.js';
+import { visitGrain } from './visit-grain.js';
+
+export interface StatsQuery {
+  siteId: string;
+  siteCurrency: string;
+  model: AttributionModel;
+  /** Inclusive days in `timezone`. */
+  from: string;
+  to: string;
+  timezone: string;
+  dimensions: Dimension[];
+  metrics: Metric[];
+  filters: Filter[];
+  /** Names from `dimensions` or `metrics`, checked by the caller. */
+  orderBy: [string, 'asc' | 'desc'][];
+  /** Null: every row. */
+  limit: number | null;
+  offset: number;
+}
+
+export interface StatsRow {
+  dimensions: (string | null)[];
+  metrics: number[];
+}
 
 export interface StatsAnswer {
-  rows: VisitStatsRow[];
+  rows: StatsRow[];
   totalRows?: number;
   /** With a comparison range: every group of that range, unordered and unpaged, for matching. */
-  earlierRows?: VisitStatsRow[];
+  earlierRows?: StatsRow[];
+  unconverted: Unconverted[];
 }
 
 export async function answerStatsQuery(
   db: Kysely<DB>,
-  query: VisitStatsQuery,
+  query: StatsQuery,
+  plan: StatsPlan,
   options: { withTotalRows: boolean; comparison?: { from: string; to: string } },
 ): Promise<StatsAnswer> {
   const { comparison } = options;
-  const [rows, totalRows, earlierRows] = await Promise.all([
-    visitStats(db, query),
-    options.withTotalRows ? countVisitStatsRows(db, query) : undefined,
-    comparison ? visitStats(db, { ...query, ...comparison, limit: null, offset: 0 }) : undefined,
+  const [main, earlier] = await Promise.all([
+    isSingleGrain(plan) ? pagedInDatabase(db, query, plan, options.withTotalRows) : merged(db, query, plan),
+    comparison ? merged(db, { ...query, ...comparison, limit: null, offset: 0 }, plan) : undefined,
   ]);
   return {
-    rows,
-    ...(totalRows === undefined ? {} : { totalRows }),
-    ...(earlierRows === undefined ? {} : { earlierRows }),
+    rows: main.rows,
+    ...(main.totalRows === undefined ? {} : { totalRows: main.totalRows }),
+    ...(earlier === undefined ? {} : { earlierRows: earlier.rows }),
+    unconverted: main.unconverted,
   };
+}
+
+function singleGrain(q: StatsQuery, plan: StatsPlan): Grouped {
+  return plan.visit.length > 0 ? visitGrain(q, plan.visit) : pageviewGrain(q, plan.pageview);
+}
+
+async function pagedInDatabase(db: Kysely<DB>, q: StatsQuery, plan: StatsPlan, withTotalRows: boolean) {
+  const grouped = singleGrain(q, plan);
+  const alias = (name: string) => {
+    const dimension = q.dimensions.indexOf(name as Dimension);
+    return dimension >= 0 ? `d${dimension}` : `m${q.metrics.indexOf(name as Metric)}`;
+  };
+  const orderBy = q.orderBy.map(([name, direction]) => ({ alias: alias(name), direction }));
+  const [rows, totalRows] = await Promise.all([
+    readGroups(db, grouped, { orderBy, limit: q.limit, offset: q.offset }),
+    withTotalRows ? countGroups(db, grouped) : undefined,
+  ]);
+  return {
+    rows: rows.map(({ dimensions, metrics }) => ({ dimensions, metrics })),
+    totalRows: withTotalRows ? (q.dimensions.length === 0 ? 1 : totalRows) : undefined,
+    unconverted: [],
+  };
+}
+
+type Values = Partial<Record<Metric | 'converters', number>>;
+
+/** Every grain's groups side by side, keyed by their dimension values. */
+async function merged(db: Kysely<DB>, q: StatsQuery, plan: StatsPlan) {
+  const groups = new Map<string, { dimensions: (string | null)[]; values: Values }>();
+  const add = (dimensions: (string | null)[], values: Values) => {
+    // A group whose every figure asked is 0 (a payment's group, read for the rate alone) has no data.
+    if (dimensions.length > 0 && Object.values(values).every((value) => value === 0)) return;
+    const key = JSON.stringify(dimensions);
+    const group = groups.get(key) ?? { dimensions, values: {} };
+    groups.set(key, group);
+    for (const [name, value] of Object.entries(values) as [Metric, number][]) {
+      group.values[name] = (group.values[name] ?? 0) + value;
+    }
+  };
+  const unconverted = new Map<string, Unconverted>();
+  const setAside = (metric: string, currency: string, amount: number) => {
+    const key = `${metric} ${currency}`;
+    const entry = unconverted.get(key) ?? { metric, currency, amount: 0 };
+    entry.amount += amount;
+    unconverted.set(key, entry);
+  };
+
+  const reads: Promise<void>[] = [];
+  const read = (grouped: Grouped, each: (row: GroupedRow) => void) =>
+    reads.push(readGroups(db, grouped).then((rows) => rows.forEach(each)));
+  const readMoney = (grouped: Grouped, names: Metric[]) =>
+    reads.push(
+      readGroups(db, grouped)
+        .then((rows) => inSiteCurrency(db, rows, q.siteCurrency))
+        .then((rows) => {
+          for (const row of rows) {
+            const values: Values = {};
+            names.forEach((name, i) => {
+              const value = row.metrics[i];
+              if (value === null || value === undefined) setAside(name, row.currency, row.original[i] ?? 0);
+              else values[name] = value;
+            });
+            add(row.dimensions, values);
+          }
+        }),
+    );
+
+  if (plan.visit.length > 0)
+    read(visitGrain(q, plan.visit), (row) => add(row.dimensions, named(plan.visit, row)));
+  if (plan.pageview.length > 0)
+    read(pageviewGrain(q, plan.pageview), (row) => add(row.dimensions, named(plan.pageview, row)));
+  if (plan.conversion.length > 0) {
+    read(conversionCounts(q, plan.conversion), (row) => add(row.dimensions, named(plan.conversion, row)));
+  }
+  if (plan.goalValue) readMoney(goalValues(q), ['goal_value']);
+  if (plan.revenue) readMoney(revenueAmounts(q, q.model), ['revenue_net', 'revenue_refunded']);
+  const visitors = plan.rate ? rateDenominators(db, q) : undefined;
+  await Promise.all(reads);
+  const denominators = await visitors;
+
+  // An aggregate is one row even when nothing happened; a breakdown lists groups with data.
+  if (q.dimensions.length === 0 && groups.size === 0) add([], {});
+  const rows = [...groups.values()].map(({ dimensions, values }) => ({
+    dimensions,
+    metrics: q.metrics.map((name) => {
+      if (name === 'conversion_rate') {
+        const base = denominators?.get(JSON.stringify(visitDimensionValues(q, dimensions))) ?? 0;
+        return base === 0 ? 0 : Math.min(100, Math.round((1000 * (values.converters ?? 0)) / base) / 10);
+      }
+      const value = values[name] ?? 0;
+      return name === 'goal_value' || name.startsWith('revenue_') ? Math.round(value) + 0 : value;
+    }),
+  }));
+  const ordered = orderRows(rows, q);
+  return {
+    rows: q.limit === null ? ordered.slice(q.offset) : ordered.slice(q.offset, q.offset + q.limit),
+    totalRows: rows.length,
+    unconverted: [...unconverted.values()]
+      .map((entry) => ({ ...entry, amount: Math.round(entry.amount) }))
+      .sort((a, b) => (a.metric + a.currency < b.metric + b.currency ? -1 : 1)),
+  };
+}
+
+const named = <T extends string>(names: T[], row: GroupedRow): Values =>
+  Object.fromEntries(names.map((name, i) => [name, row.metrics[i] ?? 0]));
+
+/** A row's values of the dimensions that are not event dimensions, in order. */
+const visitDimensionValues = (q: StatsQuery, values: (string | null)[]) =>
+  values.filter((_, i) => !isEventDimension(q.dimensions[i] as string));
+
+/** Visitors per group of the time and visit dimensions: the base of the conversion rate. */
+async function rateDenominators(db: Kysely<DB>, q: StatsQuery) {
+  const grain: GrainQuery = { ...q, dimensions: q.dimensions.filter((name) => !isEventDimension(name)) };
+  const rows = await readGroups(db, visitGrain(grain, ['visitors']));
+  return new Map(rows.map((row) => [JSON.stringify(row.dimensions), row.metrics[0] ?? 0]));
 }

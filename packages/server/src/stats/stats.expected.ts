@@ -8,7 +8,7 @@ import { collect } from '../ingest/ingest.fixtures.js';
 import { bearer, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import { generateVisits, type PlannedVisit, requestsOf } from './stats.dataset.js';
-import { METRICS } from './stats-vocabulary.js';
+import { VISIT_METRICS } from './stats-vocabulary.js';
 
 export const dayIn = (timezone: string, at: Date) =>
   new Intl.DateTimeFormat('en-CA', {
@@ -33,7 +33,7 @@ export function expectedMetrics(visits: PlannedVisit[]) {
     visit_duration: Math.round(share(sum(visits.map((v) => sum(v.engaged))))),
   };
 }
-export const asRow = (visits: PlannedVisit[]) => METRICS.map((name) => expectedMetrics(visits)[name]);
+export const asRow = (visits: PlannedVisit[]) => VISIT_METRICS.map((name) => expectedMetrics(visits)[name]);
 
 /** Rows grouped by `keyOf`, ordered as the endpoint orders by default: visitors desc, then the value. */
 export function expectedBreakdown(visits: PlannedVisit[], keyOf: (v: PlannedVisit) => string | null) {
@@ -92,7 +92,7 @@ export function useStatsDataset() {
       method: 'POST',
       url: '/v1/stats/query',
       headers: bearer(t.owner.apiKey),
-      payload: { site_id: site.snippet_key, metrics: METRICS, ...body },
+      payload: { site_id: site.snippet_key, metrics: VISIT_METRICS, ...body },
     });
     expect(response.statusCode, response.body).toBe(200);
     return response.json();

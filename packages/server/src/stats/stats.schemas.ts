@@ -1,5 +1,6 @@
 /** Body and answer of `POST /v1/stats/query`; the descriptions are the endpoint's documentation. */
 import { z } from 'zod';
+import { ATTRIBUTION_MODELS } from '../attribution/models.js';
 import { codedErrorSchema } from '../http/schemas.js';
 import { daySchema } from '../lib/day-window.js';
 import { SITE_REF_PATTERN } from '../lib/ids.js';
@@ -9,9 +10,21 @@ import {
   DEFAULT_LIMIT,
   DIMENSIONS,
   MAX_LIMIT,
+  MAX_PROPERTY_KEY_CHARS,
   MAX_RANGE_YEARS,
   METRICS,
+  PROPS_PREFIX,
 } from './stats-vocabulary.js';
+
+const dimensionName = z.union([
+  z.enum(DIMENSIONS),
+  z
+    .string()
+    .startsWith(PROPS_PREFIX)
+    .min(PROPS_PREFIX.length + 1)
+    .max(PROPS_PREFIX.length + MAX_PROPERTY_KEY_CHARS)
+    .transform((name) => name as `event:props:${string}`),
+]);
 
 const orderDirection = z.enum(['asc', 'desc']);
 
@@ -38,10 +51,17 @@ export const statsQueryBody = z
       .min(1)
       .max(METRICS.length)
       .describe(
-        '`visitors` (distinct visitors with a visit in the range, exact), `visits`, `pageviews`, ' +
-          '`views_per_visit` (two decimals), `visit_duration` (mean engaged seconds per visit, whole seconds), ' +
-          '`bounce_rate` (percent, one decimal: visits with one pageview, no custom event and under 10 s engaged). ' +
-          'Each row’s `metrics` are in this order',
+        'Visits: `visitors` (people with a visit in the range, signed-in identities merged, exact), `visits`, ' +
+          '`pageviews`, `views_per_visit` (two decimals), `visit_duration` (mean engaged seconds per visit, whole ' +
+          'seconds), `bounce_rate` (percent, one decimal: visits with one pageview, no custom event and under 10 s ' +
+          'engaged). Conversions: `events` (custom and server events the site sent), `conversions` (every conversion ' +
+          'event as the conversion listing counts it, payments and trials included, with or without a visit), ' +
+          '`conversion_rate` (percent, one decimal: people with a conversion during a visit over visitors), ' +
+          '`goal_value` (the summed `value` of the events the site sent). Revenue under `attribution_model`: ' +
+          '`revenue_net` (net of refunds) and `revenue_refunded`, booked per UTC day. Money is in minor units of ' +
+          '`meta.currency`. By `event:page`, `visitors`, `visits` and `pageviews` count the people, visits and views ' +
+          'of each page; by `event:goal` or `event:props:<key>`, `visitors` counts the people who converted and ' +
+          'visit-shaped metrics are refused. Each row’s `metrics` are in this order',
       ),
     date_range: z
       .union([z.enum(DATE_RANGE_KEYWORDS), z.tuple([daySchema, daySchema])], {
@@ -53,23 +73,28 @@ export const statsQueryBody = z
           `two inclusive dates \`[from, to]\` spanning at most ${MAX_RANGE_YEARS} years`,
       ),
     dimensions: z
-      .array(z.enum(DIMENSIONS))
+      .array(dimensionName)
       .max(3)
       .optional()
       .describe(
         'Group by these (none: one aggregate row). Time buckets are written as their first moment in `timezone` ' +
           '(`2026-03-02`, hours `2026-03-02 14:00:00`; weeks start on Monday); buckets without visits are left out. ' +
           '`visit:channel` is `ai` or `search`, `social`, `email`, `paid`, `referral`, `direct`; `visit:ai_source` ' +
-          'the assistant (null outside the AI channel); `visit:referrer` the referring host; `visit:entry_page` the ' +
-          'path the visit landed on. Unknown values (no referrer, no country) are null',
+          'the assistant (null outside the AI channel); `visit:referrer` the referring host; `visit:utm_*` the ' +
+          'campaign tags of the landing URL; `visit:entry_page` and `visit:exit_page` the first and last paths of ' +
+          'the visit; `visit:new_vs_returning` `new` or `returning`. `event:page` is the path of each pageview, ' +
+          '`event:goal` the name of each conversion event and `event:props:<key>` the value of that property on it. ' +
+          'Revenue breaks down by day, week, month, channel and assistant only. Unknown values (no referrer, no ' +
+          'country, no such property) are null',
       ),
     filters: z
       .array(z.unknown())
       .max(50)
       .optional()
       .describe(
-        'All must hold. A filter is `[operator, dimension, values]` on a `visit:` dimension, true when any value ' +
-          'holds: `is`, `is_not`, `contains` (a substring, any case) or `matches` (the whole value, case-sensitive, ' +
+        'All must hold. A filter is `[operator, dimension, values]` on a `visit:` or `event:` dimension, true when ' +
+          'any value holds (an event dimension filters visits to those with such an event, and events themselves ' +
+          'when the rows are events of that kind; revenue takes channel and assistant filters only): `is`, `is_not`, `contains` (a substring, any case) or `matches` (the whole value, case-sensitive, ' +
           '`*` standing for any characters and nothing else special; at most 50 patterns of 200 characters). A ' +
           'null value never `is`, contains or matches anything. Groups: `["and", [f, …]]`, `["or", [f, …]]`, `["not", f]`',
       ),
@@ -86,6 +111,10 @@ export const statsQueryBody = z
       .max(64)
       .optional()
       .describe('IANA time zone for the date range and the time buckets; default UTC'),
+    attribution_model: z
+      .enum(ATTRIBUTION_MODELS)
+      .optional()
+      .describe('The model revenue metrics are credited under; default the site’s'),
     limit: z
       .number()
       .int()
@@ -148,6 +177,17 @@ export const statsAnswerSchema = z
         .int()
         .optional()
         .describe('With `include.total_rows`: rows before limit and offset'),
+      currency: z.string().describe('The site currency: money metrics are in its minor units'),
+      approximate: z
+        .array(z.string())
+        .describe('Metrics of this answer that are estimates; empty, as every metric is counted exactly'),
+      unconverted: z
+        .array(z.object({ metric: z.string(), currency: z.string(), amount: z.number().int() }))
+        .optional()
+        .describe(
+          'With a money metric: amounts left out because no exchange rate to the site currency was on record ' +
+            'for their day, per metric and currency, in minor units of that currency',
+        ),
     }),
     query: z
       .object({
@@ -158,6 +198,7 @@ export const statsAnswerSchema = z
         filters: z.array(z.unknown()),
         order_by: z.array(z.tuple([z.string(), orderDirection])),
         timezone: z.string(),
+        attribution_model: z.enum(ATTRIBUTION_MODELS),
         limit: z.number().int(),
         offset: z.number().int(),
         include: z.object({ total_rows: z.boolean(), comparison: z.enum(COMPARISONS).nullable() }),
@@ -171,10 +212,11 @@ export const statsAnswerSchema = z
           { dimensions: ['chatgpt'], metrics: [412, 530, 38.1] },
           { dimensions: ['perplexity'], metrics: [97, 121, 44.6] },
         ],
-        meta: { date_range: ['2026-10-27', '2026-11-25'], total_rows: 2 },
+        meta: { date_range: ['2026-10-27', '2026-11-25'], total_rows: 2, currency: 'EUR', approximate: [] },
         query: {
           ...statsQueryBodyExample,
           date_range: ['2026-10-27', '2026-11-25'],
+          attribution_model: 'last_touch',
           offset: 0,
           include: { total_rows: true, comparison: null },
         },

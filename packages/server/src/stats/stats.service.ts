@@ -13,9 +13,16 @@ import { compareRows, comparisonRange } from './comparison.js';
 import { checkCustomRange, dayIn, resolveDateRange, resolveTimezone } from './date-range.js';
 import { parseFilters } from './filters.js';
 import { firstVisitDay } from './first-visit-day.query.js';
+import { planMetrics } from './metric-rules.js';
 import { answerStatsQuery } from './planner.js';
 import type { StatsQueryBody } from './stats.schemas.js';
-import { DEFAULT_LIMIT, type Dimension, isTimeDimension, type Metric } from './stats-vocabulary.js';
+import {
+  DEFAULT_LIMIT,
+  type Dimension,
+  isRevenueMetric,
+  isTimeDimension,
+  type Metric,
+} from './stats-vocabulary.js';
 
 export function createStatsService({
   db,
@@ -32,6 +39,7 @@ export function createStatsService({
       const dimensions = body.dimensions ?? [];
       checkNames(metrics, dimensions);
       const filters = parseFilters(body.filters);
+      const plan = planMetrics(metrics, dimensions, filters);
       const orderBy = resolveOrder(body.order_by, metrics, dimensions);
       const timezone = resolveTimezone(body.timezone);
       if (Array.isArray(body.date_range)) checkCustomRange(body.date_range);
@@ -45,11 +53,17 @@ export function createStatsService({
       const withTotalRows = body.include?.total_rows === true;
       const comparisonKind = body.include?.comparison ?? null;
       const earlier = comparisonKind === null ? undefined : comparisonRange(comparisonKind, { from, to });
+      const model = body.attribution_model ?? site.attribution_model;
       const answer = await answerStatsQuery(
         db,
-        { siteId: site.id, from, to, timezone, dimensions, metrics, filters, orderBy, limit, offset },
+        {
+          ...{ siteId: site.id, siteCurrency: site.currency, model, from, to, timezone },
+          ...{ dimensions, metrics, filters, orderBy, limit, offset },
+        },
+        plan,
         { withTotalRows, ...(earlier ? { comparison: earlier } : {}) },
       );
+      const money = metrics.some((name) => name === 'goal_value' || isRevenueMetric(name));
       return {
         results: earlier
           ? compareRows(answer.rows, answer.earlierRows ?? [], dimensions, { from, to }, earlier)
@@ -58,6 +72,9 @@ export function createStatsService({
           date_range: [from, to] as [string, string],
           ...(earlier ? { comparison_range: [earlier.from, earlier.to] as [string, string] } : {}),
           ...(answer.totalRows === undefined ? {} : { total_rows: answer.totalRows }),
+          currency: site.currency,
+          approximate: [],
+          ...(money ? { unconverted: answer.unconverted } : {}),
         },
         query: {
           site_id: site.snippet_key,
@@ -67,6 +84,7 @@ export function createStatsService({
           filters: body.filters ?? [],
           order_by: orderBy,
           timezone,
+          attribution_model: model,
           limit,
           offset,
           include: { total_rows: withTotalRows, comparison: comparisonKind },

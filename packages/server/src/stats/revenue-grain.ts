@@ -1,0 +1,46 @@
+/**
+ * Revenue metrics from the daily revenue rollup (revenue/revenue-ledger.ts writes it): net and
+ * refunded amounts credited to each source under one attribution model, per UTC day and
+ * currency (the extras); money.ts turns them into the site's currency. The rollup knows the
+ * credited source label only, so revenue breaks down by time, channel and assistant, and is
+ * filtered by channel and assistant alone (metric-rules.ts).
+ */
+import { type RawBuilder, sql } from 'kysely';
+import type { AttributionModel } from '../db/types.js';
+import { AI_ASSISTANTS } from '../sources/sources.data.js';
+import { filterSql } from './filter-sql.js';
+import type { GrainQuery } from './grain.js';
+import type { Grouped } from './grouped-query.js';
+
+const AI_LABELS = sql.join(AI_ASSISTANTS.map((assistant) => sql.lit(assistant.label)));
+
+/** The visit dimensions revenue can be read by, over `daily_revenue d` ('' is unattributed). */
+export const REVENUE_DIMENSION_SQL = {
+  'visit:channel': sql<
+    string | null
+  >`case when d.source in (${AI_LABELS}) then 'ai' else nullif(d.source, '') end`,
+  'visit:ai_source': sql<string | null>`case when d.source in (${AI_LABELS}) then d.source end`,
+} as const;
+
+const TIME_SQL: Record<string, RawBuilder<string>> = {
+  'time:day': sql`to_char(d.day, 'YYYY-MM-DD')`,
+  'time:week': sql`to_char(date_trunc('week', d.day), 'YYYY-MM-DD')`,
+  'time:month': sql`to_char(date_trunc('month', d.day), 'YYYY-MM-DD')`,
+};
+
+export function revenueAmounts(q: GrainQuery, model: AttributionModel): Grouped {
+  return {
+    rows: sql`
+      from daily_revenue d
+      where d.site_id = ${q.siteId} and d.model = ${model}
+        and d.day >= ${q.from}::date and d.day <= ${q.to}::date
+        and ${filterSql({ op: 'and', filters: q.filters }, 'visits', REVENUE_DIMENSION_SQL)}`,
+    dimensions: q.dimensions.map((name) => {
+      const expression = TIME_SQL[name] ?? REVENUE_DIMENSION_SQL[name as keyof typeof REVENUE_DIMENSION_SQL];
+      if (!expression) throw new Error(`revenue grain asked for ${name}`);
+      return expression;
+    }),
+    extras: [sql`d.currency`, sql`to_char(d.day, 'YYYY-MM-DD')`],
+    metrics: [sql`sum(d.gross_minor - d.refunded_minor)::float8`, sql`sum(d.refunded_minor)::float8`],
+  };
+}
