@@ -6,13 +6,13 @@
  */
 import type { Transaction } from 'kysely';
 import type { AttributionModel, DB } from '../db/types.js';
+import { PAYMENT_EVENT_NAMES } from '../goals/goal-names.js';
 import { newId } from '../lib/ids.js';
 import { lockPayment, postPayment } from '../revenue/revenue-ledger.js';
 import * as store from './attribution.store.js';
 import { ATTRIBUTION_MODELS, attributeUnderAllModels, type Credits, sourceKinds } from './models.js';
 
-/** The names of payments' conversion events (reserved: nothing else sends them). */
-const PAYMENT_EVENT_NAMES = new Set(['payment', 'trial']);
+const PAYMENTS: ReadonlySet<string> = new Set(PAYMENT_EVENT_NAMES);
 
 /** Test seams: called between steps, inside the job's transaction. */
 export interface AttributionHooks {
@@ -77,7 +77,7 @@ export async function attributeConversion(
     minor: conversion.value_minor ?? 0,
     currency: conversion.currency ?? conversion.site_currency,
   };
-  if (PAYMENT_EVENT_NAMES.has(conversion.name ?? '')) {
+  if (PAYMENTS.has(conversion.name ?? '')) {
     const payment = await lockPayment(trx, job.site_id, { eventId: conversion.event_id });
     // The payment and its event are written in one transaction; missing, the job retries.
     if (!payment) throw new Error(`payment of conversion ${conversion.event_id} not found`);

@@ -5,13 +5,15 @@ export const GOAL_NAME_MAX = 64;
 /** Distinct names a site may register automatically, and active goals it may hold. */
 export const GOALS_PER_SITE = 200;
 
+/** The names of payments' conversion events (payments/payment-write.ts): reserved, nothing else sends them. */
+export const PAYMENT_EVENT_NAMES = ['payment', 'trial'] as const;
+
 /** Names the product itself uses; never goals (DESIGN.md §4). */
 export const RESERVED_EVENT_NAMES = [
   'pageview',
   'engagement',
   'identify',
-  'payment',
-  'trial',
+  ...PAYMENT_EVENT_NAMES,
   'refund',
 ] as const;
 /** Event names starting with this are the product's own, never goals. */

@@ -11,8 +11,10 @@
  * window.
  *
  * Raw crawler hits are kept 90 days by the same rule (from when they happened and were
- * received). No report reads them: the crawler report reads the daily rollups written with the
- * hits, which stay. The raw rows are kept for looking into recent days in the database, and the
+ * received). The crawler report reads only the daily rollups written with the hits, which stay;
+ * AI visibility (ai-visibility/crawler-hits-by-page.query.ts) reads the raw hits to split each
+ * page's rollup total by crawler purpose, and counts what they no longer cover as purpose
+ * `unknown`. The raw rows are kept for looking into recent days in the database, and the
  * AI crawlers of a busy site send thousands a day, so they must not pile up for ever.
  *
  * Both purges go through the indexes on (site_id, occurred_at) of their tables.

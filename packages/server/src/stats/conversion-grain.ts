@@ -4,6 +4,7 @@
  * when they happened. Visit dimensions read the event's own visit (null without one).
  */
 import { type RawBuilder, sql } from 'kysely';
+import { PAYMENT_EVENT_NAMES } from '../goals/goal-names.js';
 import { eventDimensionSql, filterSql } from './filter-sql.js';
 import { type GrainQuery, personJoin, rangeEnd, rangeStart } from './grain.js';
 import type { Grouped } from './grouped-query.js';
@@ -14,7 +15,7 @@ import { personSql, timeBucketSql, VISIT_DIMENSION_SQL } from './visit-columns.j
 export type ConversionCount = 'events' | 'conversions' | 'visitors' | 'converters';
 
 /** Events the product records itself for payments: conversions, but not events a site sent. */
-const SITE_SENT = sql`e.name not in ('payment', 'trial')`;
+const SITE_SENT = sql`e.name not in (${sql.join(PAYMENT_EVENT_NAMES.map((name) => sql.lit(name)))})`;
 const PERSON = personSql(sql`e.visitor_id`, sql`e.person_key`);
 
 const COUNT_SQL: Record<ConversionCount, RawBuilder<number>> = {

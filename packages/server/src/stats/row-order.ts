@@ -31,7 +31,8 @@ export function orderRows<T extends Row>(
         : (row: Row) => row.metrics[q.metrics.indexOf(name as Metric)] ?? null;
     return { read, sign: direction === 'asc' ? 1 : -1 };
   });
-  q.dimensions.forEach((_, i) => keys.push({ read: (row) => row.dimensions[i] ?? null, sign: 1 }));
+  for (let i = 0; i < q.dimensions.length; i++)
+    keys.push({ read: (row) => row.dimensions[i] ?? null, sign: 1 });
   return [...rows].sort((a, b) => {
     for (const { read, sign } of keys) {
       const x = read(a);

@@ -8,7 +8,7 @@ import type { TimeDimension, VisitDimension, VisitMetric } from './stats-vocabul
 import { BOUNCE_ENGAGED_SECONDS } from './stats-vocabulary.js';
 
 /** The scheme and host of a URL, then its path up to the query or fragment. */
-const URL_PATH_PATTERN = '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*([^?#]*)';
+export const URL_PATH_PATTERN = '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*([^?#]*)';
 
 /** The path of a stored URL ('/' for none), null when no URL was stored. */
 export function urlPath(url: RawBuilder<string>): RawBuilder<string | null> {

@@ -1,0 +1,112 @@
+/**
+ * `GET /v1/ai-visibility`: per page, what AI crawlers fetched, the visits assistants sent, and
+ * the conversions and net revenue credited to those visits under an attribution model. Checks
+ * the zone and range, resolves the site, has each part read, and pages the rows.
+ */
+import type { Kysely } from 'kysely';
+import type { Principal } from '../access/principal.js';
+import type { DB } from '../db/types.js';
+import { badInput } from '../http/errors.js';
+import type { Clock } from '../lib/clock.js';
+import type { RatesService } from '../rates/rates.service.js';
+import type { SitesService } from '../sites/sites.service.js';
+import { addDays, dayIn, resolveTimezone, toDate } from '../stats/date-range.js';
+import { rangeInstants } from '../stats/grain.js';
+import {
+  AI_VISIBILITY_DEFAULT_DAYS,
+  AI_VISIBILITY_DEFAULT_LIMIT,
+  AI_VISIBILITY_MAX_DAYS,
+  type AiVisibilityQuery,
+} from './ai-visibility.schemas.js';
+import { aiVisitsByPage } from './ai-visits-by-page.query.js';
+import { crawlerHitsByPage } from './crawler-hits-by-page.query.js';
+import {
+  aiCreditedConversions,
+  aiCreditedPayments,
+  aiCreditedRefunds,
+  type ConversionRef,
+  creditedVisits,
+} from './credited-conversions.query.js';
+import { pageSharesOf } from './page-credit.js';
+import { pageMoneyOf } from './page-revenue.js';
+import { buildPageRows, roundCount, roundMinor } from './page-rows.js';
+
+/** Inclusive days: the defaults, in order, at most the longest window. */
+function resolveRange(query: { from?: string; to?: string }, today: string) {
+  const to = query.to ?? today;
+  const from = query.from ?? addDays(to, -(AI_VISIBILITY_DEFAULT_DAYS - 1));
+  if (from > to) throw badInput('from', `from (${from}) must not be after to (${to})`, 'query');
+  const days = Math.round((toDate(to).getTime() - toDate(from).getTime()) / 86_400_000) + 1;
+  if (days > AI_VISIBILITY_MAX_DAYS) {
+    throw badInput(
+      'from',
+      `The range is ${days} days; at most ${AI_VISIBILITY_MAX_DAYS} are allowed`,
+      'query',
+    );
+  }
+  return { from, to };
+}
+
+export function createAiVisibilityService({
+  db,
+  clock,
+  sites,
+  rates,
+}: {
+  db: Kysely<DB>;
+  clock: Clock;
+  sites: Pick<SitesService, 'resolveSite'>;
+  rates: Pick<RatesService, 'convertMinor'>;
+}) {
+  return {
+    async report(principal: Principal, query: AiVisibilityQuery) {
+      const timezone = resolveTimezone(query.timezone);
+      const { from, to } = resolveRange(query, dayIn(timezone, clock.now()));
+      // Reads of what was recorded keep working while a deletion is scheduled.
+      const site = await sites.resolveSite(principal, query.site_id, { includeScheduled: true });
+      const model = query.attribution_model ?? site.attribution_model;
+      const { start, end } = await rangeInstants(db, { from, to, timezone });
+      const window = { siteId: site.id, model, start, end };
+      const [crawlers, visits, conversions, payments, refunds] = await Promise.all([
+        crawlerHitsByPage(db, { siteId: site.id, from, to }),
+        aiVisitsByPage(db, window),
+        aiCreditedConversions(db, window),
+        aiCreditedPayments(db, window),
+        aiCreditedRefunds(db, window),
+      ]);
+      const targets = new Map<string, ConversionRef>();
+      for (const row of [...conversions, ...payments, ...refunds]) targets.set(row.event_id, row);
+      const credited = await creditedVisits(db, window, [...targets.values()]);
+      const convertedAt = new Map([...targets].map(([id, row]) => [id, new Date(row.at)]));
+      const shares = pageSharesOf(model, credited, convertedAt);
+      const money = await pageMoneyOf(
+        { conversions, payments, refunds, shares, currency: site.currency },
+        (...args) => rates.convertMinor(...args),
+      );
+
+      let rows = buildPageRows({ crawlers, visits, money });
+      if (query.not_visited)
+        rows = rows.filter((row) => row.crawler_hits.total > 0 && row.ai_visits.total === 0);
+      const offset = query.offset ?? 0;
+      return {
+        pages: rows.slice(offset, offset + (query.limit ?? AI_VISIBILITY_DEFAULT_LIMIT)),
+        meta: {
+          date_range: [from, to] as [string, string],
+          timezone,
+          attribution_model: model,
+          currency: site.currency,
+          total_rows: rows.length,
+          unconverted: [...money.unconverted]
+            .sort(([a], [b]) => (a < b ? -1 : 1))
+            .map(([currency, amount]) => ({ currency, revenue_net_cents: roundMinor(amount) })),
+          unplaced: {
+            conversions: roundCount(money.unplaced.conversions),
+            revenue_net_cents: roundMinor(money.unplaced.revenue),
+          },
+        },
+      };
+    },
+  };
+}
+
+export type AiVisibilityService = ReturnType<typeof createAiVisibilityService>;

@@ -1,0 +1,62 @@
+/**
+ * `GET /v1/events` (a site's events, newest first, a page at a time) and `GET /v1/events/names`
+ * (event names with counts). `stats:read`; an API key names the site by snippet key, a
+ * dashboard session may use the internal UUID. Errors answer in the sites area's coded shape.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { principalOf } from '../http/authenticate.js';
+import type { RouteLimits } from '../http/rate-limit.js';
+import { statsErrorSchemas } from '../stats/stats.schemas.js';
+import { eventNamesAnswer, eventNamesQuery, eventsAnswer, eventsQuery } from './events.schemas.js';
+import type { EventsService } from './events.service.js';
+
+const READS: RouteLimits = { perCredential: 120, credentialGroup: 'stats:read' };
+const CONFIG = {
+  area: 'sites',
+  auth: { accepts: ['key', 'session'], scope: 'stats:read' },
+  limits: READS,
+} as const;
+
+export function registerEventsRoutes(app: FastifyInstance, { events }: { events: EventsService }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/v1/events',
+    {
+      config: CONFIG,
+      schema: {
+        tags: ['stats'],
+        summary: 'A site’s events, newest first: pageviews, custom, server and payment events',
+        description:
+          'Every pageview, custom event (tracker), server event (/v1/server/events) and payment (as its ' +
+          'conversion event) in a window of days in `timezone`, newest first, with the session it belongs to, ' +
+          'the person’s `vh_` handle, the page path, properties and value, and where its session came from. ' +
+          'Filter by name, kind, session, person, source or any stats filter on the session; page with ' +
+          '`before` = `next_before`. Engagement and identify signals are not events and are never listed. ' +
+          'A bad parameter is a 422 naming it; a site outside the credential’s reach is 404.',
+        querystring: eventsQuery,
+        response: { 200: eventsAnswer, ...statsErrorSchemas },
+      },
+    },
+    async (request) => events.list(principalOf(request), request.query),
+  );
+
+  r.get(
+    '/v1/events/names',
+    {
+      config: CONFIG,
+      schema: {
+        tags: ['stats'],
+        summary: 'Event names in a window, with events and senders each',
+        description:
+          'The names of custom, server and payment events (pageviews have none) in a window of days in ' +
+          '`timezone`, most events first, at most 1000. A name sent by the tracker and by a server is listed ' +
+          'once per kind.',
+        querystring: eventNamesQuery,
+        response: { 200: eventNamesAnswer, ...statsErrorSchemas },
+      },
+    },
+    async (request) => events.names(principalOf(request), request.query),
+  );
+}

@@ -1,0 +1,36 @@
+/**
+ * `GET /v1/stats/realtime`: the live view of a site. `stats:read`; an API key names the site by
+ * snippet key, a dashboard session may use the internal UUID. Its own budget per credential,
+ * generous enough for a dashboard polling every few seconds in several tabs.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { principalOf } from '../http/authenticate.js';
+import type { RouteLimits } from '../http/rate-limit.js';
+import { statsErrorSchemas } from '../stats/stats.schemas.js';
+import { realtimeAnswerSchema, realtimeQuery } from './realtime.schemas.js';
+import type { RealtimeService } from './realtime.service.js';
+
+const POLLING: RouteLimits = { perCredential: 600, credentialGroup: 'stats:realtime' };
+
+export function registerRealtimeRoutes(app: FastifyInstance, { realtime }: { realtime: RealtimeService }) {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/v1/stats/realtime',
+    {
+      config: { area: 'sites', auth: { accepts: ['key', 'session'], scope: 'stats:read' }, limits: POLLING },
+      schema: {
+        tags: ['stats'],
+        summary:
+          'Visitors on the site now, their pages and sources, and the last 30 minutes minute by minute',
+        description:
+          'A visitor is current with a pageview, or a custom event sent from their browser, in the last 5 ' +
+          'minutes (exactly 5:00 ago still counts). `per_minute` always holds 30 clock minutes in UTC, zeros ' +
+          'included, the last one being the minute now falls in. Exact and uncached: poll it (600 requests a ' +
+          'minute per credential). A site outside the credential’s reach is 404.',
+        querystring: realtimeQuery,
+        response: { 200: realtimeAnswerSchema, ...statsErrorSchemas },
+      },
+    },
+    async (request) => realtime.realtime(principalOf(request), request.query),
+  );
+}

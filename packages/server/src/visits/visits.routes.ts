@@ -1,0 +1,68 @@
+/**
+ * `GET /v1/sessions` and `GET /v1/sessions/{id}`: a site's sessions (visits) and one session's
+ * trail (DESIGN.md §7). `stats:read`; an API key names the site by snippet key, a dashboard
+ * session may use the internal UUID. Errors answer in the sites area's coded shape.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { principalOf } from '../http/authenticate.js';
+import type { RouteLimits } from '../http/rate-limit.js';
+import { statsErrorSchemas } from '../stats/stats.schemas.js';
+import {
+  sessionDetailSchema,
+  sessionParams,
+  sessionQuery,
+  sessionsPageSchema,
+  sessionsQuery,
+} from './visits.schemas.js';
+import type { VisitsService } from './visits.service.js';
+
+const READS: RouteLimits = { perCredential: 120, credentialGroup: 'stats:read' };
+const CONFIG = {
+  area: 'sites',
+  auth: { accepts: ['key', 'session'], scope: 'stats:read' },
+  limits: READS,
+} as const;
+
+export function registerVisitsRoutes(app: FastifyInstance, { visits }: { visits: VisitsService }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/v1/sessions',
+    {
+      config: CONFIG,
+      schema: {
+        tags: ['stats'],
+        summary: 'Sessions (visits), newest first, filtered as the stats query filters',
+        description:
+          'A session is a visit: it ends after 30 minutes without activity or when the visitor comes back from ' +
+          'another source. Sessions belong to the window by the day they started on in `timezone`, as the stats ' +
+          'query counts visits. Page with `before` = `next_before`; sessions that started at the same moment are ' +
+          'neither repeated nor skipped. A bad parameter, filter, zone, window (over 365 days) or cursor is a 422 ' +
+          'naming it; a site outside the credential’s reach is 404.',
+        querystring: sessionsQuery,
+        response: { 200: sessionsPageSchema, ...statsErrorSchemas },
+      },
+    },
+    async (request) => visits.list(principalOf(request), request.query),
+  );
+
+  r.get(
+    '/v1/sessions/:id',
+    {
+      config: CONFIG,
+      schema: {
+        tags: ['stats'],
+        summary: 'One session with its entry source and its trail of pageviews and events',
+        description:
+          'The session row, where it came from (`entry`), and every pageview and conversion in time order with ' +
+          'the time spent on each page. A visitor row’s `latest_session_id` opens here. An unknown id, or a ' +
+          'session of another site, is 404; an id that is not a UUID is a 422.',
+        params: sessionParams,
+        querystring: sessionQuery,
+        response: { 200: sessionDetailSchema, ...statsErrorSchemas },
+      },
+    },
+    async (request) => visits.get(principalOf(request), request.params.id, request.query.site_id),
+  );
+}
