@@ -95,12 +95,22 @@ export function creditedConversions(db: Kysely<DB>, w: Window, model: string, la
     .execute();
 }
 
-/** Payment revenue credited to each label under a model, per day and currency. */
+/**
+ * Payment revenue credited to each label under a model, per day and currency. Amounts are the
+ * exact decimal text of fractional minor units (a share of a split payment has six decimals).
+ */
 export function creditedRevenue(db: Kysely<DB>, w: Window, model: string, labels: string[]) {
   if (labels.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('daily_revenue')
-    .select(['day', 'source', 'currency', 'gross_minor', 'refunded_minor', 'conversions'])
+    .select([
+      'day',
+      'source',
+      'currency',
+      sql<string>`gross_minor::text`.as('gross_minor'),
+      sql<string>`refunded_minor::text`.as('refunded_minor'),
+      'conversions',
+    ])
     .where('site_id', '=', w.siteId)
     .where('model', '=', model)
     .where('day', '>=', w.from)

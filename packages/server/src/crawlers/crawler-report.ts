@@ -5,16 +5,82 @@
  */
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
-import { currencyExponent } from '../lib/money.js';
+import { currencyExponent, toMajorUnits } from '../lib/money.js';
 import { CRAWLER_RANGE_SOURCES } from './crawler-ranges.data.js';
 import { RANGES_MAX_AGE_MS } from './crawler-ranges.js';
 import * as store from './crawler-report.store.js';
 import { OPERATOR_ASSISTANTS } from './crawlers.data.js';
 
-/** Converts fractional minor units of one currency into major units of another on a day. */
+/**
+ * Converts whole minor units of one currency into major units of another at the rate of a day,
+ * rounded to the target's minor unit; null without a rate (RatesService.convertMinor).
+ */
 export type Convert = (amountMinor: number, from: string, to: string, day: string) => Promise<number | null>;
 
+type RevenueRow = Awaited<ReturnType<typeof store.creditedRevenue>>[number];
+
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+const MICRO_PER_MINOR = 1_000_000n;
+
+/** Decimal text of minor units (daily_revenue keeps six decimals) as exact millionths. */
+function toMicro(text: string): bigint {
+  const match = /^(-?)(\d+)(?:\.(\d{0,6}))?$/.exec(text);
+  if (!match) throw new RangeError(`not an amount of minor units: ${JSON.stringify(text)}`);
+  const [, sign, whole = '0', fraction = ''] = match;
+  const micro = BigInt(whole) * MICRO_PER_MINOR + BigInt(fraction.padEnd(6, '0'));
+  return sign ? -micro : micro;
+}
+
+/** Millionths rounded half away from zero to whole minor units, as `Convert` takes them. */
+function wholeMinor(micro: bigint): number {
+  const magnitude = ((micro < 0n ? -micro : micro) + MICRO_PER_MINOR / 2n) / MICRO_PER_MINOR;
+  return Number(micro < 0n ? -magnitude : magnitude);
+}
+
+/**
+ * An operator's credited money in the site currency, unrounded. Shares of a split payment are
+ * fractions of a minor unit, so rows are summed exactly before anything is rounded. Money in
+ * the site currency needs no rate: it is summed over the whole window and rounded once by the
+ * caller, as GET /v1/revenue does. Other money is summed per currency and day, rounded once to
+ * whole minor units and converted at that day's rate (to the site currency's minor unit).
+ */
+async function creditedMoney(rows: RevenueRow[], currency: string, convert: Convert) {
+  const sums = new Map<
+    string,
+    { currency: string; day: string; gross: bigint; refunded: bigint; payments: number }
+  >();
+  for (const row of rows) {
+    const key = row.currency === currency ? currency : `${row.currency} ${row.day}`;
+    const sum = sums.get(key) ?? {
+      currency: row.currency,
+      day: row.day,
+      gross: 0n,
+      refunded: 0n,
+      payments: 0,
+    };
+    sum.gross += toMicro(row.gross_minor);
+    sum.refunded += toMicro(row.refunded_minor);
+    sum.payments += Number(row.conversions);
+    sums.set(key, sum);
+  }
+  const money = { gross: 0, refunded: 0, payments: 0, unconverted: 0 };
+  for (const sum of sums.values()) {
+    const inSiteCurrency = async (micro: bigint) =>
+      sum.currency === currency
+        ? toMajorUnits(Number(micro) / 1e6, currency)
+        : convert(wholeMinor(micro), sum.currency, currency, sum.day);
+    const [gross, refunded] = await Promise.all([inSiteCurrency(sum.gross), inSiteCurrency(sum.refunded)]);
+    if (gross === null || refunded === null) {
+      money.unconverted += 1;
+      continue;
+    }
+    money.gross += gross;
+    money.refunded += refunded;
+    money.payments += sum.payments;
+  }
+  return money;
+}
 
 export async function buildCrawlerReport(
   db: Kysely<DB>,
@@ -78,21 +144,11 @@ export async function buildCrawlerReport(
   for (const operator of operatorNames) {
     const assistants = OPERATOR_ASSISTANTS[operator] ?? [];
     const fetched = fetches.find((row) => row.operator === operator);
-    let gross = 0;
-    let refunded = 0;
-    let payments = 0;
-    let unconverted = 0;
-    for (const row of revenue.filter((r) => assistants.includes(r.source))) {
-      const grossMajor = await convert(Number(row.gross_minor), row.currency, input.currency, row.day);
-      const refundedMajor = await convert(Number(row.refunded_minor), row.currency, input.currency, row.day);
-      if (grossMajor === null || refundedMajor === null) {
-        unconverted += 1;
-        continue;
-      }
-      gross += grossMajor;
-      refunded += refundedMajor;
-      payments += Number(row.conversions);
-    }
+    const { gross, refunded, payments, unconverted } = await creditedMoney(
+      revenue.filter((row) => assistants.includes(row.source)),
+      input.currency,
+      convert,
+    );
     const entry = {
       operator,
       assistants: [...assistants],

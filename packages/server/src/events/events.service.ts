@@ -14,7 +14,7 @@ import type { SitesService } from '../sites/sites.service.js';
 import { AI_ASSISTANTS } from '../sources/sources.data.js';
 import { resolveTimezone } from '../stats/date-range.js';
 import { filterSql } from '../stats/filter-sql.js';
-import { type Filter, filterLeaves, parseFilters } from '../stats/filters.js';
+import { type Filter, filterLeaves, parseFiltersText } from '../stats/filters.js';
 import { rangeInstants } from '../stats/grain.js';
 import { isVisitDimension } from '../stats/stats-vocabulary.js';
 import { URL_PATH_PATTERN } from '../stats/visit-columns.js';
@@ -110,15 +110,7 @@ function sourceFilters(source: string | undefined): Filter[] {
 
 /** The `filters` parameter: JSON text of the stats filter list. */
 function readFilters(text: string | undefined): Filter[] {
-  if (text === undefined) return [];
-  let list: unknown;
-  try {
-    list = JSON.parse(text);
-  } catch {
-    throw badInput('filters', 'filters must be the JSON text of a list of filters', 'query');
-  }
-  if (!Array.isArray(list)) throw badInput('filters', 'filters must be a JSON list of filters', 'query');
-  const filters = parseFilters(list);
+  const filters = parseFiltersText(text);
   // Filters here judge the session; what the event itself is comes from name, type and visitor.
   filters.forEach((filter, i) => {
     if (filterLeaves(filter).some((leaf) => !isVisitDimension(leaf.dimension))) {

@@ -28,6 +28,31 @@ const MAX_VALUE_CHARS = 1000;
 const MAX_PATTERNS = 50;
 const MAX_PATTERN_CHARS = 200;
 
+/** At most this many filters at the top of a list (the stats query body says the same). */
+export const MAX_FILTERS = 50;
+
+/**
+ * The `filters` query parameter of the GET reports (sessions, events, people, funnels): the JSON
+ * text of the list the stats query takes in its body.
+ */
+export function parseFiltersText(text: string | undefined): Filter[] {
+  if (text === undefined) return [];
+  let list: unknown;
+  try {
+    list = JSON.parse(text);
+  } catch {
+    throw badInput(
+      'filters',
+      'filters must be the JSON text of a filter list, such as [["is","visit:channel",["ai"]]]',
+      'query',
+    );
+  }
+  if (!Array.isArray(list) || list.length > MAX_FILTERS) {
+    throw badInput('filters', `filters must be a JSON list of at most ${MAX_FILTERS} filters`, 'query');
+  }
+  return parseFilters(list);
+}
+
 /** Every leaf of a filter tree. */
 export function filterLeaves(filter: Filter): FilterLeaf[] {
   if ('filters' in filter) return filter.filters.flatMap(filterLeaves);

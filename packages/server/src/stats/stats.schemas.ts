@@ -4,6 +4,7 @@ import { ATTRIBUTION_MODELS } from '../attribution/models.js';
 import { codedErrorSchema } from '../http/schemas.js';
 import { daySchema } from '../lib/day-window.js';
 import { SITE_REF_PATTERN } from '../lib/ids.js';
+import { MAX_FILTERS } from './filters.js';
 import {
   COMPARISONS,
   DATE_RANGE_KEYWORDS,
@@ -89,7 +90,7 @@ export const statsQueryBody = z
       ),
     filters: z
       .array(z.unknown())
-      .max(50)
+      .max(MAX_FILTERS)
       .optional()
       .describe(
         'All must hold. A filter is `[operator, dimension, values]` on a `visit:` or `event:` dimension, true when ' +

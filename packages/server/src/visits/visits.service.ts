@@ -11,7 +11,7 @@ import type { Clock } from '../lib/clock.js';
 import type { RatesService } from '../rates/rates.service.js';
 import type { SitesService } from '../sites/sites.service.js';
 import { addDays, dayIn, resolveTimezone } from '../stats/date-range.js';
-import { type Filter, parseFilters } from '../stats/filters.js';
+import { parseFiltersText } from '../stats/filters.js';
 import { createHandleCodec } from '../visitors/visitor-handles.js';
 import { decodeSessionCursor, encodeSessionCursor, type SessionCursor } from './session-cursor.js';
 import { findVisitPayments } from './session-payments.query.js';
@@ -30,7 +30,6 @@ import {
 
 const READ_SCHEDULED = { includeScheduled: true };
 /** As many as the stats query takes in its body. */
-const MAX_FILTERS = 50;
 
 export interface VisitsDeps {
   db: Kysely<DB>;
@@ -155,25 +154,6 @@ function resolveWindow(query: Pick<SessionsQuery, 'from' | 'to'>, today: string)
     throw badInput('from', `the window spans more than ${MAX_WINDOW_DAYS} days`, 'query');
   }
   return { from, to };
-}
-
-/** `filters`: the JSON text of the list the stats query takes in its body. */
-function parseFiltersText(text: string | undefined): Filter[] {
-  if (text === undefined) return [];
-  let list: unknown;
-  try {
-    list = JSON.parse(text);
-  } catch {
-    throw badInput(
-      'filters',
-      'filters must be the JSON text of a filter list, such as [["is","visit:channel",["ai"]]]',
-      'query',
-    );
-  }
-  if (!Array.isArray(list) || list.length > MAX_FILTERS) {
-    throw badInput('filters', `filters must be a JSON list of at most ${MAX_FILTERS} filters`, 'query');
-  }
-  return parseFilters(list);
 }
 
 function readCursor(text: string): SessionCursor {
