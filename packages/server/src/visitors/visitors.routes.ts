@@ -2,15 +2,20 @@
  * `GET /v1/goals/:name/visitors` (interface §4.1) and `GET /v1/visitors/{handle}`. Both take the
  * goals routes' options (goals-route-config.ts): the goals error area (§7.1), `stats:read`, and
  * the goals read budget (§8), 120 a minute per credential and 600 per address across goals.
+ * `GET /v1/visitors`, the people listing, is a traffic report: it answers like the stats routes.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { goalNameParams, goalsErrorSchema } from '../goals/goals.schemas.js';
 import { GOAL_READ } from '../goals/goals-route-config.js';
 import { principalOf } from '../http/authenticate.js';
+import type { RouteLimits } from '../http/rate-limit.js';
+import { statsErrorSchemas } from '../stats/stats.schemas.js';
 import {
   goalVisitorsQuery,
   goalVisitorsSchema,
+  peopleListingQuery,
+  peopleListingSchema,
   visitorHandleParams,
   visitorProfileQuery,
   visitorProfileSchema,
@@ -24,6 +29,8 @@ const errors = {
   422: goalsErrorSchema,
   429: goalsErrorSchema,
 };
+
+const STATS_READS: RouteLimits = { perCredential: 120, credentialGroup: 'stats:read' };
 
 export function registerVisitorRoutes(app: FastifyInstance, { visitors }: { visitors: VisitorsService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -55,6 +62,43 @@ export function registerVisitorRoutes(app: FastifyInstance, { visitors }: { visi
         to,
         page,
         pageSize: page_size,
+      });
+    },
+  );
+
+  r.get(
+    '/v1/visitors',
+    {
+      config: {
+        area: 'sites',
+        auth: { accepts: ['key', 'session'], scope: 'stats:read' },
+        limits: STATS_READS,
+      },
+      schema: {
+        tags: ['stats'],
+        summary: 'People with a visit in the window: the visitor rows, filtered and sorted, a page at a time',
+        description:
+          'Everyone with a visit in the window (default the last 30 days, at most 365) that matches `filters`, ' +
+          'as the rows of the goal visitors list: the visitor ids of one signed-in person are merged before ' +
+          'the page is cut, and figures cover the whole window. Sorted largest first by `last_seen`, `visits` ' +
+          'or `revenue`; page on with `before` = `next_before`, which is null on the last page. ' +
+          '`identity_merge_complete` is false when someone on the page has more than 50 visitor ids; their ' +
+          'figures are then lower bounds. A bad parameter is a 422 naming it; a site outside the ' +
+          'credential’s reach is 404.',
+        querystring: peopleListingQuery,
+        response: { 200: peopleListingSchema, ...statsErrorSchemas },
+      },
+    },
+    async (request) => {
+      const { site_id, from, to, filters, sort, limit, before } = request.query;
+      return visitors.listPeople(principalOf(request), {
+        siteId: site_id,
+        from,
+        to,
+        filters,
+        sort,
+        limit,
+        before,
       });
     },
   );

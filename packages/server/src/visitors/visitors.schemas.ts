@@ -1,12 +1,14 @@
 /**
- * Request and response schemas of the visitor reports (interface §2.5, §4.1). Query strings are
- * strict: an unknown parameter is a 422 naming it, like any malformed value. `site_id`, `from`
- * and `to` are the goal reports' own (goals.schemas.ts), so every goals endpoint reads them alike.
+ * Request and response schemas of the visitor reports (interface §2.5, §4.1) and of the people
+ * listing. Query strings are strict: an unknown parameter is a 422 naming it, like any malformed
+ * value. `site_id`, `from` and `to` are the goal reports' own (goals.schemas.ts), so every
+ * visitor report reads them alike.
  */
 import { z } from 'zod';
 import { reportQuery } from '../goals/goals.schemas.js';
 import { queryInteger } from '../http/schemas.js';
-import { MAX_PAGE_SIZE } from './visitors.service.js';
+import { PEOPLE_SORTS } from './people-listing.query.js';
+import { MAX_PAGE_SIZE, PEOPLE_WINDOW } from './visitors.service.js';
 
 /** `site_id`, `from`, `to` exactly as the other goal reports take them, plus paging. */
 export const goalVisitorsQuery = z.strictObject({
@@ -23,6 +25,39 @@ export const visitorProfileQuery = z.strictObject({
   site_id: reportQuery.shape.site_id.optional().describe('When given, it must be the site of the handle'),
   from: reportQuery.shape.from.describe('First day (UTC), inclusive. Default: six days before `to`'),
   to: reportQuery.shape.to.describe('Last day (UTC), inclusive. Default: today'),
+});
+
+export const peopleListingQuery = z.strictObject({
+  site_id: reportQuery.shape.site_id,
+  from: reportQuery.shape.from.describe('First day (UTC), inclusive. Default: 29 days before `to`'),
+  to: reportQuery.shape.to.describe(
+    `Last day (UTC), inclusive. Default: today. The window spans at most ${PEOPLE_WINDOW.maxDays} days`,
+  ),
+  filters: z
+    .string()
+    .max(20_000)
+    .optional()
+    .describe(
+      'The JSON text of a filter list, as `filters` of POST /v1/stats/query takes it ' +
+        '(`[["is","visit:channel",["ai"]],["is","visit:country",["DE","FR"]]]`). A person is listed when at ' +
+        'least one of their visits in the window matches',
+    ),
+  sort: z
+    .enum(PEOPLE_SORTS)
+    .optional()
+    .describe(
+      'Largest first: `last_seen` (default), `visits` (`session_count`), `revenue` (`revenue.total_cents`). ' +
+        'Ties keep one fixed order of people',
+    ),
+  limit: queryInteger(1, MAX_PAGE_SIZE).optional().describe(`1 to ${MAX_PAGE_SIZE}, default 50`),
+  before: z
+    .string()
+    .max(400)
+    .optional()
+    .describe(
+      'Pass `next_before` of the previous page to read the next one, with the same `site_id` and `sort`; ' +
+        'anything else is a 422',
+    ),
 });
 
 /** Every field is a string, empty when unknown or none. */
@@ -146,3 +181,52 @@ export const visitorProfileSchema = z.object({
     )
     .describe('Conversion events in the window, newest first, at most 100'),
 });
+
+export const peopleListingSchema = z
+  .object({
+    visitors: z
+      .array(visitorRowSchema)
+      .describe('People with a matching visit in the window, identities merged, in `sort` order'),
+    from: z.string().describe('First day of the window (UTC), inclusive'),
+    to: z.string().describe('Last day of the window (UTC), inclusive'),
+    next_before: z
+      .string()
+      .nullable()
+      .describe('The `before` of the next page; null on the last page (or when this one was not full)'),
+    identity_merge_complete: identityMergeComplete,
+  })
+  .meta({
+    examples: [
+      {
+        visitors: [
+          {
+            handle: 'vh_Zp0cS1lA5OqG3yH0aT0YmKZrW9vVgQ8kGqk0Q4mJ1t7UuL2EeB1oI9wXyNcRfDsHaJ3bVtPlMnKe',
+            label: { name: 'Amber Otter', initials: 'AO', short_id: 'k3x9qa' },
+            first_seen: '2026-03-02T09:14:05.120Z',
+            last_seen: '2026-03-28T17:40:11.903Z',
+            session_count: 4,
+            pageviews: 11,
+            active_time_sec: 640,
+            is_new: true,
+            entry: {
+              ai_source: 'chatgpt',
+              source_kind: 'ai',
+              source_name: 'chatgpt.com',
+              campaign: '',
+              ref: '',
+              url: 'https://shop.example.com/pricing',
+            },
+            device: { device_type: 'desktop', os: 'macOS', browser: 'Chrome' },
+            location: { country_code: 'DE', city: 'Berlin' },
+            revenue: { total_cents: 4900, currency: 'EUR', conversion_count: 2 },
+            client_revenue: null,
+            latest_session_id: '0195e3a4-7c1b-7d2e-9f30-5a6b7c8d9e0f',
+          },
+        ],
+        from: '2026-03-01',
+        to: '2026-03-30',
+        next_before: 'q2vX8m0cR4YtB1nW7pLsK9aEoD3hJ6fUiG5zQ0xVbN2yTcMwA8rS4eP1uH7kL3jF',
+        identity_merge_complete: true,
+      },
+    ],
+  });

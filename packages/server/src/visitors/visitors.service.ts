@@ -1,17 +1,29 @@
 /**
- * Rules of the people behind completions (interface §2.5, §4.1 visitors rules) and of the
+ * Rules of the people behind completions (interface §2.5, §4.1 visitors rules), of the people
+ * listing (`GET /v1/visitors`, the same rows for everyone with a visit in the window) and of the
  * profile behind a `vh_` handle. Reads keep working while a site is scheduled for deletion.
  */
 import type { Kysely } from 'kysely';
 import type { Principal } from '../access/principal.js';
 import type { DB } from '../db/types.js';
 import { resolveReportWindow } from '../goals/goal-reports.js';
-import { notFound } from '../http/errors.js';
+import { badInput, notFound } from '../http/errors.js';
 import { personKeyOf } from '../identity/identity.js';
 import type { Clock } from '../lib/clock.js';
+import { type DayWindow, resolveDayWindow } from '../lib/day-window.js';
 import type { SitesService } from '../sites/sites.service.js';
+import { filterSql } from '../stats/filter-sql.js';
+import { parseFiltersText } from '../stats/filters.js';
 import { findGoalPeople } from './goal-people.query.js';
-import { presentDevice, presentEntry, type SummaryContext, summarisePeople } from './people-summaries.js';
+import { createPeopleCursorCodec } from './people-cursor.js';
+import { findPeoplePage, type PeopleSort } from './people-listing.query.js';
+import {
+  type PersonSummary,
+  presentDevice,
+  presentEntry,
+  type SummaryContext,
+  summarisePeople,
+} from './people-summaries.js';
 import { createHandleCodec } from './visitor-handles.js';
 import { createLabeler } from './visitor-labels.js';
 import { findPersonOfVisit, listConversions, listVisits, type VisitRow } from './visitors.store.js';
@@ -20,6 +32,8 @@ export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
 /** Visits and conversions listed on a profile, newest first. */
 export const PROFILE_LIST_LIMIT = 100;
+/** The people listing's window: the last 30 days up to today (UTC) unless asked, at most a year. */
+export const PEOPLE_WINDOW = { defaultDays: 30, maxDays: 365 };
 
 export interface GoalVisitorsInput {
   siteId: string;
@@ -28,6 +42,17 @@ export interface GoalVisitorsInput {
   to?: string;
   page?: number;
   pageSize?: number;
+}
+
+export interface PeopleListingInput {
+  siteId: string;
+  from?: string;
+  to?: string;
+  /** The JSON text of a stats filter list. */
+  filters?: string;
+  sort?: PeopleSort;
+  limit?: number;
+  before?: string;
 }
 
 export interface ProfileInput {
@@ -57,9 +82,21 @@ function presentVisit(visit: VisitRow) {
   };
 }
 
+/** A row of a list: every listed person has a visit in the window, so these are always set. */
+function listedRow({ row }: PersonSummary, window: DayWindow) {
+  return {
+    ...row,
+    handle: row.handle as string,
+    first_seen: row.first_seen ?? window.start.toISOString(),
+    last_seen: row.last_seen ?? window.start.toISOString(),
+    latest_session_id: row.latest_session_id as string,
+  };
+}
+
 export function createVisitorsService({ db, clock, sites, secretKey }: VisitorsDeps) {
   const codec = createHandleCodec(secretKey);
   const labelFor = createLabeler(secretKey);
+  const cursors = createPeopleCursorCodec(secretKey);
 
   return {
     /** One page of the people who completed `goalName` in the window (empty, not 404, when none). */
@@ -83,14 +120,7 @@ export function createVisitorsService({ db, clock, sites, secretKey }: VisitorsD
         people.map((p) => p.person),
       );
       return {
-        visitors: summaries.map(({ row }) => ({
-          ...row,
-          // Every listed person has a visit in the window, so these are always set.
-          handle: row.handle as string,
-          first_seen: row.first_seen ?? window.start.toISOString(),
-          last_seen: row.last_seen ?? window.start.toISOString(),
-          latest_session_id: row.latest_session_id as string,
-        })),
+        visitors: summaries.map((summary) => listedRow(summary, window)),
         goal_name: input.goalName,
         from: window.from,
         to: window.to,
@@ -98,6 +128,55 @@ export function createVisitorsService({ db, clock, sites, secretKey }: VisitorsD
         page_size: pageSize,
         has_more: offset + summaries.length < totalCount,
         total_count: totalCount,
+        identity_merge_complete: summaries.every((s) => s.isComplete),
+      };
+    },
+
+    /**
+     * One page of everyone with a visit in the window matching the filters, as visitor rows,
+     * largest sort value first; `next_before` continues after the page's last person.
+     */
+    async listPeople(principal: Principal, input: PeopleListingInput) {
+      const filters = parseFiltersText(input.filters);
+      const window = resolveDayWindow(input, clock.now(), PEOPLE_WINDOW);
+      const site = await sites.resolveSite(principal, input.siteId, READ_SCHEDULED);
+      const sort = input.sort ?? 'last_seen';
+      const scope = { siteId: site.id, sort };
+      const after = input.before === undefined ? null : cursors.decode(input.before, scope);
+      if (input.before !== undefined && !after) {
+        throw badInput(
+          'before',
+          'before must be the next_before of an earlier page of this listing, for the same site and sort',
+          'query',
+        );
+      }
+      const limit = input.limit ?? DEFAULT_PAGE_SIZE;
+      // One more than the page tells whether another page follows.
+      const listed = await findPeoplePage(db, {
+        siteId: site.id,
+        currency: site.currency,
+        start: window.start,
+        end: window.end,
+        visitMatches: filterSql({ op: 'and', filters }),
+        sort,
+        after,
+        limit: limit + 1,
+      });
+      const page = listed.slice(0, limit);
+      const ctx: SummaryContext = { db, codec, labelFor, site, window };
+      const summaries = await summarisePeople(
+        ctx,
+        page.map((p) => p.person),
+      );
+      const last = page.at(-1);
+      return {
+        visitors: summaries.map((summary) => listedRow(summary, window)),
+        from: window.from,
+        to: window.to,
+        next_before:
+          listed.length > limit && last
+            ? cursors.encode({ value: last.sortValue, person: last.person }, scope)
+            : null,
         identity_merge_complete: summaries.every((s) => s.isComplete),
       };
     },
