@@ -9,12 +9,15 @@ import helmet from 'helmet';
 import type { Redis } from 'ioredis';
 import { registerMemberRoutes } from './accounts/members.routes.js';
 import { registerSetupRoutes } from './accounts/setup.routes.js';
+import { registerAiVisibilityRoutes } from './ai-visibility/ai-visibility.routes.js';
 import type { Config } from './config.js';
 import { registerConversionRoutes } from './conversions/conversions.routes.js';
 import { registerBotTokenRoutes } from './crawlers/bot-tokens.routes.js';
 import { registerCrawlerHitRoutes } from './crawlers/crawler-hits.routes.js';
 import { registerCrawlerReportRoute } from './crawlers/crawler-report.routes.js';
 import type { Database } from './db/database.js';
+import { registerEventsRoutes } from './events/events.routes.js';
+import { registerFunnelsRoutes } from './funnels/funnels.routes.js';
 import { registerGoalRoutes } from './goals/goals.routes.js';
 import { registerHealthRoutes } from './health/health.routes.js';
 import { installAuthentication } from './http/authenticate.js';
@@ -36,12 +39,14 @@ import { registerKeyRoutes } from './keys/keys.routes.js';
 import type { Clock } from './lib/clock.js';
 import { newId } from './lib/ids.js';
 import { registerPaymentRoutes } from './payments/payments.routes.js';
+import { registerRealtimeRoutes } from './realtime/realtime.routes.js';
 import { registerRevenueRoutes } from './revenue/revenue.routes.js';
 import { createServices, type Services } from './services.js';
 import { registerSessionRoutes } from './sessions/sessions.routes.js';
 import { registerSiteRoutes } from './sites/sites.routes.js';
 import { registerStatsRoutes } from './stats/stats.routes.js';
 import { registerVisitorRoutes } from './visitors/visitors.routes.js';
+import { registerVisitsRoutes } from './visits/visits.routes.js';
 import { registerWebhookRoutes } from './webhooks/webhooks.routes.js';
 
 export interface AppDeps {
@@ -174,6 +179,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerConversionRoutes(app, services);
   registerRevenueRoutes(app, services);
   registerStatsRoutes(app, services);
+  registerVisitsRoutes(app, services);
+  registerEventsRoutes(app, services);
+  registerFunnelsRoutes(app, services);
+  registerRealtimeRoutes(app, services);
+  registerAiVisibilityRoutes(app, services);
   registerBotTokenRoutes(app, services);
   registerCrawlerHitRoutes(app, services);
   registerCrawlerReportRoute(app, {

@@ -1,6 +1,7 @@
 /** Builds every service from its dependencies, so HTTP, workers and tools share one wiring. */
 import type { Kysely } from 'kysely';
 import { createAccountsService } from './accounts/accounts.service.js';
+import { createAiVisibilityService } from './ai-visibility/ai-visibility.service.js';
 import { createAttributionWorker } from './attribution/attribution.worker.js';
 import type { Config } from './config.js';
 import { createConversionsService } from './conversions/conversions.service.js';
@@ -8,18 +9,22 @@ import { createBotTokensService } from './crawlers/bot-tokens.service.js';
 import { createCrawlerHitsService } from './crawlers/crawler-hits.service.js';
 import { createCrawlerRanges } from './crawlers/crawler-ranges.js';
 import type { DB } from './db/types.js';
+import { createEventsService } from './events/events.service.js';
+import { createFunnelsService } from './funnels/funnels.service.js';
 import { createGoalsService } from './goals/goals.service.js';
 import { createIngestService } from './ingest/ingest.service.js';
 import { createKeysService } from './keys/keys.service.js';
 import type { Clock } from './lib/clock.js';
 import { createPaymentsService } from './payments/payments.service.js';
 import { createRatesService } from './rates/rates.service.js';
+import { createRealtimeService } from './realtime/realtime.service.js';
 import { createRetention } from './retention/retention.js';
 import { createRevenueService } from './revenue/revenue.service.js';
 import { createSessionsService } from './sessions/sessions.service.js';
 import { createSitesService } from './sites/sites.service.js';
 import { createStatsService } from './stats/stats.service.js';
 import { createVisitorsService } from './visitors/visitors.service.js';
+import { createVisitsService } from './visits/visits.service.js';
 import { createWebhooksService } from './webhooks/webhooks.service.js';
 
 export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: Clock; config: Config }) {
@@ -40,6 +45,12 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
   const revenue = createRevenueService({ db, clock, sites });
   // Traffic reports (issue 20).
   const stats = createStatsService({ db, clock, sites });
+  const { secretKey } = config;
+  const visits = createVisitsService({ db, clock, sites, rates, secretKey });
+  const events = createEventsService({ db, clock, sites, rates, secretKey });
+  const funnels = createFunnelsService({ db, clock, sites, rates });
+  const realtime = createRealtimeService({ db, clock, sites, rates });
+  const aiVisibility = createAiVisibilityService({ db, clock, sites, rates });
   // AI crawler tracking (issue 8).
   const botTokens = createBotTokensService({ db, clock, sites });
   const crawlerRanges = createCrawlerRanges({ db, clock });
@@ -60,6 +71,11 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
     conversions,
     revenue,
     stats,
+    visits,
+    events,
+    funnels,
+    realtime,
+    aiVisibility,
     botTokens,
     crawlerRanges,
     crawlerHits,

@@ -1,5 +1,5 @@
 /** Row types of every table, as Kysely sees them. Keep in step with `migrations/`. */
-import type { Generated } from 'kysely';
+import type { Generated, JSONColumnType } from 'kysely';
 import type { AttributionModel, NullableTimestamp, Region, Role, Timestamp } from './column-types.js';
 import type { CrawlerTables } from './crawler-types.js';
 import type { IngestTables, RevenueTables } from './ingest-types.js';
@@ -106,6 +106,17 @@ export interface SiteErasuresTable {
   finished_at: NullableTimestamp;
 }
 
+/** Saved funnels (migrations/018_funnels.sql); `steps` as funnels/funnel-steps.ts checks them. */
+export interface FunnelsTable {
+  site_id: string;
+  id: string;
+  name: string;
+  steps: JSONColumnType<unknown[], string, string>;
+  window_hours: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface DB extends IngestTables, RevenueTables, CrawlerTables {
   schema_migrations: SchemaMigrationsTable;
   sql_sources: SqlSourcesTable;
@@ -117,4 +128,5 @@ export interface DB extends IngestTables, RevenueTables, CrawlerTables {
   sites: SitesTable;
   api_keys: ApiKeysTable;
   site_erasures: SiteErasuresTable;
+  funnels: FunnelsTable;
 }

@@ -5,11 +5,13 @@
  * (interface §7) with no stack trace, SQL or secret, and nothing may be written. /v1/collect and
  * /v1/server/events have their own bad-input suites (ingest/collect.test.ts, server-events.test.ts).
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../db/types.js';
 import { nextAddress } from '../goals/goals.fixtures.js';
+import { collect, newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
 import { ALL_SCOPES, addOtherAccount, addSite, asKey, siteUuid } from '../sites/sites.fixtures.js';
 import { ADMIN, bearer, mintKey, SETUP_TOKEN } from '../test/app.js';
 import { useWebhookTestApp, webhookApi } from '../webhooks/webhooks.test-app.js';
@@ -95,11 +97,33 @@ const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
     hits: [{ user_agent: 'GPTBot/1.2', path: '/', status: 200, timestamp: f.now, ip: '203.0.113.9' }],
   }),
   'POST /v1/stats/query': () => ({ site_id: f.site.key, metrics: ['visits'], date_range: '7d' }),
+  'POST /v1/funnels': () => ({
+    site_id: f.site.key,
+    name: 'Checkout',
+    steps: FUNNEL_STEPS,
+    window_hours: 24,
+  }),
+  'PATCH /v1/funnels/{id}': () => ({
+    site_id: f.site.key,
+    name: 'Checkout',
+    steps: FUNNEL_STEPS,
+    window_hours: 24,
+  }),
+  'POST /v1/funnels/query': () => ({ site_id: f.site.key, steps: FUNNEL_STEPS, date_range: '30d' }),
 };
+const FUNNEL_STEPS = [
+  { type: 'page', match: 'is', value: '/' },
+  { type: 'event', name: 'signup' },
+];
 
-/** The fixture a path parameter stands for (`id` is a goal's or a key's). */
+/** The fixture a path parameter stands for (`id` is a goal's, a funnel's, a session's or a key's). */
+const ID_KINDS: [string, string][] = [
+  ['/v1/goals', 'goalId'],
+  ['/v1/funnels', 'funnelId'],
+  ['/v1/sessions', 'sessionId'],
+];
 const kindOf = (path: string, name: string) =>
-  name === 'id' ? (path.startsWith('/v1/goals') ? 'goalId' : 'keyId') : name;
+  name === 'id' ? (ID_KINDS.find(([prefix]) => path.startsWith(prefix))?.[1] ?? 'keyId') : name;
 function bodyCases(id: string, schema: JsonSchema): Case[] {
   const valid = VALID_BODIES[id];
   if (!valid) throw new Error(`No valid body for ${id}: add one to VALID_BODIES`);
@@ -229,6 +253,7 @@ const SHAPES: Record<string, (status: number, body: Body, source: Source) => voi
   sites: coded,
   revenue: coded,
   stats: coded,
+  funnels: coded,
   crawlers: coded,
   goals: (status, body, source) => {
     if (status === 400 || status === 422)
@@ -280,8 +305,8 @@ function expectRefused(op: Op, kase: Case, response: LightMyRequestResponse) {
 }
 
 const COUNTED =
-  'accounts users memberships dashboard_sessions sites api_keys goals webhooks webhook_deliveries bot_tokens payments refunds events crawler_hits outbox_events';
-const COMPARED = ['sites', 'goals', 'webhooks', 'memberships'] as const;
+  'accounts users memberships dashboard_sessions sites api_keys goals funnels webhooks webhook_deliveries bot_tokens payments refunds events crawler_hits outbox_events';
+const COMPARED = ['sites', 'goals', 'funnels', 'webhooks', 'memberships'] as const;
 
 /** Row counts of the tables a request could write, and the rows of those it could change. */
 async function snapshot() {
@@ -301,6 +326,19 @@ async function snapshot() {
       ),
     ),
   };
+}
+
+/** A visit on the site, through the tracker's endpoint: its id. */
+async function visitOf(siteKey: string, domain: string): Promise<string> {
+  const response = await collect(t, pageview(siteKey, newVisitorId(), `https://${domain}/`));
+  if (response.statusCode !== 202) throw new Error(`collect: ${response.body}`);
+  const row = await t.database.db
+    .selectFrom('visits')
+    .innerJoin('sites', 'sites.id', 'visits.site_id')
+    .select('visits.id')
+    .where('sites.snippet_key', '=', siteKey)
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 describe('malformed input on every operation', () => {
@@ -326,6 +364,16 @@ describe('malformed input on every operation', () => {
     const bot = await create(owner.apiKey, '/v1/account/bot-tokens', { site_id: site.site_id });
     const rivalBot = await create(rival.apiKey, '/v1/account/bot-tokens', { site_id: rivalSite.site_id });
     const rivalKey = await mintKey(t, rival.cookie, { scopes: ['stats:read'] });
+    const funnel = { name: 'Checkout', steps: FUNNEL_STEPS };
+    const { funnel: ourFunnel } = await create(owner.apiKey, '/v1/funnels', {
+      site_id: site.site_id,
+      ...funnel,
+    });
+    const { funnel: rivalFunnel } = await create(rival.apiKey, '/v1/funnels', {
+      site_id: rivalSite.site_id,
+      ...funnel,
+    });
+    const rivalSession = await visitOf(rivalSite.site_id, rivalSite.domain);
     const headers: Record<string, Record<string, string>> = {};
     const tokens: string[] = [];
     for (const { id } of OPERATIONS) {
@@ -345,10 +393,13 @@ describe('malformed input on every operation', () => {
         userId: owner.userId,
         name: goal.name,
         handle: 'vh_x',
+        funnelId: ourFunnel.id,
+        sessionId: randomUUID(),
       },
       theirs: {
         ...{ siteId: rivalSite.site_id, webhookId: rivalWebhook.id, goalId: rivalGoal.id },
         ...{ userId: rival.userId, keyId: rivalKey.id, tokenId: rivalBot.id },
+        ...{ funnelId: rivalFunnel.id, sessionId: rivalSession },
       },
       headers,
       secrets: [

@@ -42,6 +42,7 @@ export const SITE_DATA: readonly OwnedRows[] = [
   bySite('daily_goal_properties', ['site_id', 'name', 'day', 'pair']),
   bySite('daily_visits', ['site_id', 'day', 'source_kind', 'session_ai_source']),
   bySite('goals', ['site_id', 'id']),
+  bySite('funnels', ['site_id', 'id']),
   bySite('outbox_events', ['site_id', 'id']),
   bySite('webhook_deliveries', ['site_id', 'id']),
   bySite('webhooks', ['site_id', 'id']),

@@ -1,0 +1,108 @@
+/**
+ * Running a funnel report for the service: the options checked as the stats query checks them
+ * (filters, zone, dates; a GET report's query string read into the same options), the range
+ * resolved in the zone, the query asked and its rows shaped (funnel-figures.ts).
+ */
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/types.js';
+import { badInput } from '../http/errors.js';
+import type { Clock } from '../lib/clock.js';
+import {
+  checkCustomRange,
+  type DateRangeInput,
+  dayIn,
+  resolveDateRange,
+  resolveTimezone,
+} from '../stats/date-range.js';
+import { parseFilters } from '../stats/filters.js';
+import { firstVisitDay } from '../stats/first-visit-day.query.js';
+import { MAX_RANGE_YEARS } from '../stats/stats-vocabulary.js';
+import { breakdownFigures, stepFigures } from './funnel-figures.js';
+import { type FunnelBreakdown, funnelReport } from './funnel-report.query.js';
+import type { FunnelStep } from './funnel-steps.js';
+import type { ReportQuery } from './funnels.schemas.js';
+
+/** What a report asks besides the funnel itself. */
+export interface ReportOptions {
+  dateRange: DateRangeInput;
+  timezone: string | undefined;
+  breakdown: FunnelBreakdown | undefined;
+  filters: unknown[] | undefined;
+}
+
+/** Checks what the schema cannot (filters, zone, dates), before anything is read. */
+export function checkReportOptions(input: ReportOptions) {
+  const filters = parseFilters(input.filters);
+  const timezone = resolveTimezone(input.timezone);
+  if (Array.isArray(input.dateRange)) checkCustomRange(input.dateRange);
+  return { ...input, filters, timezone };
+}
+
+export type CheckedReportOptions = ReturnType<typeof checkReportOptions>;
+
+/** A GET report's query string as report options: `filters` is the JSON text of the list. */
+export function reportOptionsOf(query: ReportQuery): ReportOptions {
+  return {
+    dateRange: dateRangeOf(query),
+    timezone: query.timezone,
+    breakdown: query.breakdown,
+    filters: filtersOf(query.filters),
+  };
+}
+
+function filtersOf(text: string | undefined): unknown[] | undefined {
+  if (text === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw badInput('filters', 'filters must be the JSON text of a filter list', 'query');
+  }
+  if (!Array.isArray(parsed)) throw badInput('filters', 'filters must be a JSON list of filters', 'query');
+  return parsed;
+}
+
+/** Both dates or neither (then the last 30 days). */
+function dateRangeOf(query: ReportQuery): DateRangeInput {
+  if (query.from === undefined && query.to === undefined) return '30d';
+  if (query.from === undefined) throw badInput('from', 'from must be given with to', 'query');
+  if (query.to === undefined) throw badInput('to', 'to must be given with from', 'query');
+  if (query.from > query.to) throw badInput('from', `from ${query.from} is after to ${query.to}`, 'query');
+  try {
+    checkCustomRange([query.from, query.to]);
+  } catch {
+    throw badInput('to', `from and to span more than ${MAX_RANGE_YEARS} years`, 'query');
+  }
+  return [query.from, query.to];
+}
+
+export function createFunnelReports({ db, clock }: { db: Kysely<DB>; clock: Clock }) {
+  return async function runReport(
+    site: { id: string },
+    funnel: { steps: FunnelStep[]; windowHours: number },
+    options: CheckedReportOptions,
+  ) {
+    const today = dayIn(options.timezone, clock.now());
+    const firstDay = options.dateRange === 'all' ? await firstVisitDay(db, site.id, options.timezone) : null;
+    const { from, to } = resolveDateRange(options.dateRange, today, firstDay);
+    const breakdown = options.breakdown ?? null;
+    const rows = await funnelReport(db, {
+      siteId: site.id,
+      steps: funnel.steps,
+      windowHours: funnel.windowHours,
+      from,
+      to,
+      timezone: options.timezone,
+      breakdown,
+      filters: options.filters,
+    });
+    return {
+      steps: stepFigures(
+        funnel.steps,
+        rows.find((row) => !row.isGroup),
+      ),
+      breakdown: breakdown ? breakdownFigures(funnel.steps, rows) : null,
+      meta: { date_range: [from, to] as [string, string], window_hours: funnel.windowHours },
+    };
+  };
+}

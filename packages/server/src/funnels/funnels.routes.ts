@@ -1,0 +1,160 @@
+/**
+ * `/v1/funnels` (DESIGN.md §7): saved funnels (`config:write` to change, `stats:read` to read),
+ * their reports, and the report of an unsaved funnel. An API key names the site by snippet key,
+ * a dashboard session may use the internal UUID. Errors answer in the sites area's coded shape.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Scope } from '../access/principal.js';
+import { principalOf } from '../http/authenticate.js';
+import type { RouteLimits } from '../http/rate-limit.js';
+import { statsErrorSchemas } from '../stats/stats.schemas.js';
+import {
+  createFunnelBody,
+  funnelIdParams,
+  funnelQueryBody,
+  funnelReportSchema,
+  funnelSchema,
+  reportQuery,
+  siteQuery,
+  updateFunnelBody,
+} from './funnels.schemas.js';
+import type { FunnelsService } from './funnels.service.js';
+
+const READS: RouteLimits = { perCredential: 120, credentialGroup: 'stats:read' };
+const WRITES: RouteLimits = { perCredential: 60, credentialGroup: 'funnels:write' };
+
+const routeConfig = (scope: Scope, limits: RouteLimits) =>
+  ({ area: 'sites', auth: { accepts: ['key', 'session'], scope }, limits }) as const;
+const READ = routeConfig('stats:read', READS);
+const WRITE = routeConfig('config:write', WRITES);
+
+const REPORT_DESCRIPTION =
+  'People (identities merged) who reached each step in order: a person enters at their earliest step 1 inside ' +
+  'the date range (in a visit that passes `filters`), and each later step counts at its first occurrence after ' +
+  'the step before, up to `window_hours` after step 1, even past the range end. Rates are percentages with one ' +
+  'decimal; `drop_off` is the people lost since the step before. A site or funnel outside the credential’s reach ' +
+  'is 404; a bad filter, zone or date is a 422 naming the field.';
+
+export function registerFunnelsRoutes(app: FastifyInstance, { funnels }: { funnels: FunnelsService }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const funnelAnswer = z.object({ funnel: funnelSchema });
+
+  r.get(
+    '/v1/funnels',
+    {
+      config: READ,
+      schema: {
+        tags: ['funnels'],
+        summary: 'List a site’s saved funnels, oldest first',
+        querystring: siteQuery,
+        response: { 200: z.object({ funnels: z.array(funnelSchema) }), ...statsErrorSchemas },
+      },
+    },
+    async (request) => ({ funnels: await funnels.list(principalOf(request), request.query.site_id) }),
+  );
+
+  r.post(
+    '/v1/funnels',
+    {
+      config: WRITE,
+      schema: {
+        tags: ['funnels'],
+        summary: 'Save a funnel: 2 to 8 steps and a conversion window',
+        description:
+          'A step is a page (`{type: "page", match: "is"|"contains"|"matches", value}`, matched against the path ' +
+          'without query string) or an event (`{type: "event", name, property?: {key, value}}`). At most 100 ' +
+          'funnels per site (422 on `site_id` beyond). Needs `config:write`.',
+        body: createFunnelBody,
+        response: { 201: funnelAnswer, ...statsErrorSchemas },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send({ funnel: await funnels.create(principalOf(request), request.body) }),
+  );
+
+  // Registered before `/v1/funnels/:id` routes; no other POST shares the path.
+  r.post(
+    '/v1/funnels/query',
+    {
+      config: READ,
+      schema: {
+        tags: ['funnels'],
+        summary: 'Report on a funnel without saving it',
+        description: REPORT_DESCRIPTION,
+        body: funnelQueryBody,
+        response: { 200: funnelReportSchema, ...statsErrorSchemas },
+      },
+    },
+    async (request) => funnels.query(principalOf(request), request.body),
+  );
+
+  r.get(
+    '/v1/funnels/:id',
+    {
+      config: READ,
+      schema: {
+        tags: ['funnels'],
+        summary: 'One saved funnel',
+        params: funnelIdParams,
+        querystring: siteQuery,
+        response: { 200: funnelAnswer, ...statsErrorSchemas },
+      },
+    },
+    async (request) => ({
+      funnel: await funnels.get(principalOf(request), request.params.id, request.query.site_id),
+    }),
+  );
+
+  r.patch(
+    '/v1/funnels/:id',
+    {
+      config: WRITE,
+      schema: {
+        tags: ['funnels'],
+        summary: 'Rename a funnel or change its steps or window; omitted fields stay',
+        params: funnelIdParams,
+        body: updateFunnelBody,
+        response: { 200: funnelAnswer, ...statsErrorSchemas },
+      },
+    },
+    async (request) => ({
+      funnel: await funnels.update(principalOf(request), request.params.id, request.body),
+    }),
+  );
+
+  r.delete(
+    '/v1/funnels/:id',
+    {
+      config: WRITE,
+      schema: {
+        tags: ['funnels'],
+        summary: 'Delete a saved funnel (the traffic it reported on stays)',
+        params: funnelIdParams,
+        querystring: siteQuery,
+        response: { 204: z.null(), ...statsErrorSchemas },
+      },
+    },
+    async (request, reply) => {
+      await funnels.remove(principalOf(request), request.params.id, request.query.site_id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  r.get(
+    '/v1/funnels/:id/report',
+    {
+      config: READ,
+      schema: {
+        tags: ['funnels'],
+        summary: 'A saved funnel’s steps: people, conversion, drop-off and time to the next step',
+        description: REPORT_DESCRIPTION,
+        params: funnelIdParams,
+        querystring: reportQuery,
+        response: { 200: funnelReportSchema, ...statsErrorSchemas },
+      },
+    },
+    async (request) => funnels.savedReport(principalOf(request), request.params.id, request.query),
+  );
+}
