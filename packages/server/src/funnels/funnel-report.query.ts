@@ -4,9 +4,9 @@
  * step k then counts at that person's first occurrence strictly after their step k-1, up to
  * the window after their step 1 (which may reach past the range end).
  *
- * Only the rows that match some step are read: pageviews by time (index of 017) for page steps,
- * events by name (index of 003) for event steps. Each step's time is found from the one before
- * by a join on the person, so the work grows with the matching rows, not with the site.
+ * Only the rows that match some step are read (step-hits.query.ts), each mapped to its person
+ * once. Each step's time is found from the one before by a join on the person, so the work grows
+ * with the matching rows, not with the site.
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../db/types.js';
@@ -14,8 +14,8 @@ import { personLinks } from '../identity/identity.sql.js';
 import { filterSql } from '../stats/filter-sql.js';
 import type { Filter } from '../stats/filters.js';
 import { personSql, VISIT_DIMENSION_SQL } from '../stats/visit-columns.js';
-import type { EventStep, FunnelStep } from './funnel-steps.js';
-import { pathFrom, pathMatches, pathParts, urlMayMatch } from './page-path.js';
+import type { FunnelStep } from './funnel-steps.js';
+import { stepHits } from './step-hits.query.js';
 
 export const FUNNEL_BREAKDOWNS = ['visit:channel', 'visit:ai_source'] as const;
 export type FunnelBreakdown = (typeof FUNNEL_BREAKDOWNS)[number];
@@ -85,11 +85,11 @@ export async function funnelReport(db: Kysely<DB>, q: FunnelReportQuery): Promis
       select ${personSql(sql`m.visitor_id`, sql`m.person_key`)} as person,
              m.at, ${needsVisit ? sql`m.visit_id` : sql`null::uuid as visit_id`},
              ${sql.join(q.steps.map((_, i) => sql.ref(`s${i}`)))}
-      from (${matchingRows(q, { start, end, stop: sql`${end} + ${window}` })}) m
+      from (${stepHits(q, { start, end, stop: sql`${end} + ${window}` })}) m
       left join ${personLinks(q.siteId)} pl on pl.visitor_id = m.visitor_id
       where m.visitor_id is not null or m.person_key is not null
     ),
-    ${entries(q)}
+    ${entries(q, { start, end })}
     ${sql.join(stepCtes, sql``)}
     select ${grouping}, step, count(*)::float8 as reached,
       percentile_cont(0.5) within group (order by gap) as median_gap
@@ -138,7 +138,10 @@ function collectRows(stepCount: number, rows: Row[]): FunnelReportRow[] {
  * `r0`: each person's entry (step 1) with its time as both `t1` and `t`, and the breakdown
  * value `b` of its visit. Without filters or a breakdown no visit is read.
  */
-function entries(q: FunnelReportQuery) {
+function entries(
+  q: FunnelReportQuery,
+  { start, end }: { start: RawBuilder<unknown>; end: RawBuilder<unknown> },
+) {
   if (q.filters.length === 0 && q.breakdown === null) {
     return sql`r0 as (
       select h.person, min(h.at) as t1, min(h.at) as t, null::text as b
@@ -146,93 +149,29 @@ function entries(q: FunnelReportQuery) {
       group by h.person
     )`;
   }
-  // A step-1 hit outside any visit (a server event) passes no filter and has no breakdown value.
-  const passes = q.filters.length
-    ? sql`v.id is not null and ${filterSql({ op: 'and', filters: q.filters })}`
-    : sql`true`;
   const value = q.breakdown ? VISIT_DIMENSION_SQL[q.breakdown] : sql`null::text`;
-  // The earliest step-1 hit of each visit first, so only one visit row is read per visit.
+  const filter = q.filters.length ? filterSql({ op: 'and', filters: q.filters }) : null;
+  const visit = (column: RawBuilder<unknown>) =>
+    sql`(select ${column} from visits v where v.site_id = ${q.siteId} and v.id = e.visit_id)`;
+  // The visits of the entries are read in one pass over those started from a day before the
+  // range (a visit lasts minutes); any other is looked up on its own. A step-1 hit outside any
+  // visit (a server event) passes no filter and has no breakdown value.
   return sql`visit_entries as (
-      select distinct on (h.person, h.visit_id) h.person, h.visit_id, h.at
-      from hits h where h.s0
-      order by h.person, h.visit_id, h.at
+      select h.person, h.visit_id, min(h.at) as at from hits h where h.s0 group by h.person, h.visit_id
+    ),
+    entry_visits as (
+      select e.person, e.visit_id, e.at,
+        case when rv.id is null then ${visit(value)} else rv.b end as b,
+        ${filter ? sql`case when rv.id is null then coalesce(${visit(filter)}, false) else rv.passes end` : sql`true`} as passes
+      from visit_entries e
+      left join (
+        select v.id, ${value} as b, ${filter ?? sql`true`} as passes from visits v
+        where v.site_id = ${q.siteId} and v.started_at >= ${start} - interval '1 day' and v.started_at < ${end}
+      ) rv on rv.id = e.visit_id
     ),
     r0 as (
-      select distinct on (e.person) e.person, e.at as t1, e.at as t, ${value} as b
-      from visit_entries e
-      left join visits v on v.site_id = ${q.siteId} and v.id = e.visit_id
-      where ${passes}
+      select distinct on (e.person) e.person, e.at as t1, e.at as t, e.b
+      from entry_visits e where e.passes
       order by e.person, e.at, e.visit_id
     )`;
-}
-
-/**
- * Pageviews and events that match at least one step: visitor id, person key, time, visit and
- * one boolean column per step (`s0`, `s1`, …). Step 1 counts from `start` to the range `end`,
- * the others up to `stop` (the end plus the window).
- */
-function matchingRows(
-  q: FunnelReportQuery,
-  { start, end, stop }: { start: RawBuilder<unknown>; end: RawBuilder<unknown>; stop: RawBuilder<unknown> },
-) {
-  const parts: RawBuilder<unknown>[] = [];
-  const pageSteps = q.steps.flatMap((step, i) => (step.type === 'page' ? [{ step, i }] : []));
-  const eventNames = [...new Set(q.steps.flatMap((step) => (step.type === 'event' ? [step.name] : [])))];
-  /** Step 1 only inside the range: its hits after the end would be read for nothing. */
-  const inRange = (i: number, at: RawBuilder<unknown>, test: RawBuilder<boolean>) =>
-    i === 0 ? sql<boolean>`(${at} < ${end} and ${test})` : test;
-  const flags = (at: RawBuilder<unknown>, matches: (step: FunnelStep) => RawBuilder<boolean> | null) =>
-    q.steps.map((step, i) => {
-      const test = matches(step);
-      return sql`coalesce(${test ? inRange(i, at, test) : sql`false`}, false) as ${sql.ref(`s${i}`)}`;
-    });
-  const anyFlag = sql.join(
-    q.steps.map((_, i) => sql.ref(`s${i}`)),
-    sql` or `,
-  );
-  if (pageSteps.length > 0) {
-    const url = sql<string>`e.url`;
-    const at = sql`e.occurred_at`;
-    const cheapTests = pageSteps.flatMap(({ step, i }) => {
-      const test = urlMayMatch(step, url);
-      return test ? [inRange(i, at, test)] : [];
-    });
-    const mayMatch = cheapTests.length === pageSteps.length ? sql.join(cheapTests, sql` or `) : sql`true`;
-    const path = sql.ref('p.path');
-    // Each `offset 0` keeps a subquery's columns computed once per row, rather than once per
-    // step that reads them.
-    parts.push(sql`
-      select * from (
-        select p.visitor_id, p.person_key, p.at, p.visit_id,
-          ${sql.join(flags(sql`p.at`, (step) => (step.type === 'page' ? pathMatches(step, path) : null)))}
-        from (
-          select u.visitor_id, u.person_key, u.at, u.visit_id, ${pathFrom('u', sql`u.url`)} as path
-          from (
-            select e.visitor_id, e.person_key, e.occurred_at as at, e.visit_id, e.url, ${pathParts(url)}
-            from events e
-            where e.site_id = ${q.siteId} and e.type = 'pageview'
-              and e.occurred_at >= ${start} and e.occurred_at < ${stop} and (${mayMatch})
-            offset 0
-          ) u
-          offset 0
-        ) p
-      ) pages where ${anyFlag}`);
-  }
-  if (eventNames.length > 0) {
-    parts.push(sql`
-      select * from (
-        select e.visitor_id, e.person_key, e.occurred_at as at, e.visit_id,
-          ${sql.join(flags(sql`e.occurred_at`, (step) => (step.type === 'event' ? eventMatches(step) : null)))}
-        from events e
-        where e.site_id = ${q.siteId} and e.type = 'event' and e.name in (${sql.join(eventNames)})
-          and e.occurred_at >= ${start} and e.occurred_at < ${stop}
-      ) named where ${anyFlag}`);
-  }
-  return sql.join(parts, sql` union all `);
-}
-
-function eventMatches(step: EventStep) {
-  const named = sql<boolean>`e.name = ${step.name}`;
-  if (!step.property) return named;
-  return sql<boolean>`(${named} and e.properties ->> ${step.property.key} = ${step.property.value})`;
 }
