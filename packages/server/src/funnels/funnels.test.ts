@@ -7,7 +7,7 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { collect } from '../ingest/ingest.fixtures.js';
-import { urlPath } from '../stats/visit-columns.js';
+import { URL_PATH_PATTERN, urlPath } from '../stats/visit-columns.js';
 import { bearer, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import {
@@ -163,13 +163,24 @@ describe('funnels, against a plain computation', () => {
       'no scheme',
       '',
     ];
-    const { rows } = await sql<{ url: string; stats: string | null; funnels: string | null }>`
-      select x.url, x.stats, ${pathFrom('x', sql`x.url`)} as funnels from (
-        select u.url, ${urlPath(sql`u.url`)} as stats, ${pathParts(sql`u.url`)}
+    // The plain rule: the path after scheme and host, up to a query or fragment.
+    const regex = sql`case when u.url = '' then null
+      else coalesce(nullif(substring(u.url from ${sql.lit(URL_PATH_PATTERN)}), ''), '/') end`;
+    const { rows } = await sql<{
+      url: string;
+      plain: string | null;
+      stats: string | null;
+      funnels: string | null;
+    }>`
+      select x.url, x.plain, x.stats, ${pathFrom('x', sql`x.url`)} as funnels from (
+        select u.url, ${regex} as plain, ${urlPath(sql`u.url`)} as stats, ${pathParts(sql`u.url`)}
         from (values ${sql.join(urls.map((url) => sql`(${url})`))}) as u(url)
       ) x`.execute(t.database.db);
     expect(rows).toHaveLength(urls.length);
-    for (const row of rows) expect(row.funnels, row.url).toBe(row.stats);
+    for (const row of rows) {
+      expect(row.stats, row.url).toBe(row.plain);
+      expect(row.funnels, row.url).toBe(row.plain);
+    }
     expect(rows.map((row) => row.funnels)).toContain('/%E2%9C%93/ünï');
   });
 
