@@ -9,6 +9,7 @@
  */
 import { newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
 import { HOUR_MS, SECOND_MS } from '../lib/clock.js';
+import { seeded } from '../test/seeded.js';
 
 export type Source = 'chatgpt' | 'perplexity' | 'google' | 'direct';
 export type Action = { kind: 'page'; path: string } | { kind: 'event'; name: string; plan?: string };
@@ -49,17 +50,6 @@ const GAPS_S = [20, 45, 90, 300, 600];
 const at = (iso: string) => new Date(`${iso}Z`);
 const page = (path: string): Action => ({ kind: 'page', path });
 const event = (name: string, plan?: string): Action => ({ kind: 'event', name, ...(plan ? { plan } : {}) });
-
-/** mulberry32: a small seeded generator, so the dataset is the same on every run. */
-function seeded(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let x = Math.imul(state ^ (state >>> 15), 1 | state);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Visits with actions spaced by whole seconds; the clock of each is the visit start plus the gaps. */
 export function actionTimes(visit: PlannedVisit): Date[] {

@@ -12,6 +12,7 @@ import { collect, newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
 import { MINUTE_MS, SECOND_MS } from '../lib/clock.js';
 import { bearer, mintKey, useTestApp } from '../test/app.js';
 import { insertAccount, insertSite } from '../test/factories.js';
+import { seeded } from '../test/seeded.js';
 
 type Source = 'chatgpt' | 'perplexity' | 'google' | 'direct';
 const REFERRERS: Record<Source, string> = {
@@ -36,16 +37,6 @@ interface Sent {
   source: Source;
   kind: 'pageview' | 'event' | 'server';
   page: string;
-}
-
-function seeded(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let x = Math.imul(state ^ (state >>> 15), 1 | state);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function generate(): Sent[] {

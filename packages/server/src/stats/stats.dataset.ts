@@ -7,6 +7,7 @@
  */
 import { newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
 import { MINUTE_MS, SECOND_MS } from '../lib/clock.js';
+import { seeded } from '../test/seeded.js';
 
 export type Source = 'chatgpt' | 'perplexity' | 'google' | 'direct';
 export interface PlannedVisit {
@@ -34,17 +35,6 @@ export const CHANNELS: Record<Source, string> = {
 const ENTRIES = ['/', '/pricing', '/blog/ai-analytics'];
 // Late-evening and small hours UTC, so that New York buckets some visits on the day before.
 const HOURS_UTC = [1, 3, 4, 10, 15, 22, 23];
-
-/** mulberry32: a small seeded generator, so the dataset is the same on every run. */
-function seeded(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let x = Math.imul(state ^ (state >>> 15), 1 | state);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function generateVisits(): PlannedVisit[] {
   const random = seeded(20);

@@ -11,6 +11,7 @@
  */
 import { newVisitorId } from '../ingest/ingest.fixtures.js';
 import { MINUTE_MS, SECOND_MS } from '../lib/clock.js';
+import { seeded } from '../test/seeded.js';
 
 export type Source = 'chatgpt' | 'perplexity' | 'google' | 'newsletter' | 'direct';
 
@@ -75,17 +76,6 @@ export const CHANNELS: Record<Source, string> = {
 export const CAMPAIGN_QUERY = '?utm_source=newsletter&utm_medium=email&utm_campaign=spring';
 const PATHS = ['/', '/pricing', '/blog/ai-analytics', '/docs', '/checkout'];
 const HOURS_UTC = [1, 3, 9, 14, 20, 23];
-
-/** mulberry32: a small seeded generator, so the dataset is the same on every run. */
-function seeded(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let x = Math.imul(state ^ (state >>> 15), 1 | state);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const at = (iso: string) => new Date(iso);
 const plus = (date: Date, ms: number) => new Date(date.getTime() + ms);
