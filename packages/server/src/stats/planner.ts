@@ -65,7 +65,7 @@ export async function answerStatsQuery(
   ]);
   return {
     rows: main.rows,
-    ...(main.totalRows === undefined ? {} : { totalRows: main.totalRows }),
+    ...(options.withTotalRows && main.totalRows !== undefined ? { totalRows: main.totalRows } : {}),
     ...(earlier === undefined ? {} : { earlierRows: earlier.rows }),
     unconverted: main.unconverted,
   };

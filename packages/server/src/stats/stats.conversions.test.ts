@@ -119,6 +119,8 @@ describe('POST /v1/stats/query, conversions, pages, people and revenue', () => {
     // People: A (two browsers), B, C, D. Conversions: two signups, a download, a payment.
     expect(body.results).toEqual([{ dimensions: [], metrics: [4, 5, 9, 3, 4] }]);
     expect(body.meta).toMatchObject({ currency: 'EUR', approximate: [] });
+    expect(body.meta).not.toHaveProperty('total_rows');
+    expect(body.meta).not.toHaveProperty('unconverted');
     expect(body.query.attribution_model).toBe('last_touch');
   });
 
