@@ -1,9 +1,8 @@
 /** Query and answer of `GET /v1/ai-visibility`; the descriptions are the endpoint's documentation. */
 import { z } from 'zod';
 import { ATTRIBUTION_MODELS } from '../attribution/models.js';
-import { queryInteger } from '../http/schemas.js';
+import { queryInteger, siteRefSchema } from '../http/schemas.js';
 import { daySchema } from '../lib/day-window.js';
-import { SITE_REF_PATTERN } from '../lib/ids.js';
 
 export const AI_VISIBILITY_DEFAULT_DAYS = 30;
 export const AI_VISIBILITY_MAX_DAYS = 365;
@@ -11,10 +10,7 @@ export const AI_VISIBILITY_DEFAULT_LIMIT = 100;
 export const AI_VISIBILITY_MAX_LIMIT = 1000;
 
 export const aiVisibilityQuery = z.strictObject({
-  site_id: z
-    .string()
-    .regex(SITE_REF_PATTERN, 'must be a ttid_ snippet key (or, for a dashboard session, a site UUID)')
-    .describe('The site’s snippet key; a dashboard session may also pass the internal site UUID'),
+  site_id: siteRefSchema,
   from: daySchema
     .optional()
     .describe(

@@ -4,9 +4,9 @@
  */
 import { z } from 'zod';
 import { GOAL_NAME_MAX } from '../goals/goal-names.js';
-import { queryInteger } from '../http/schemas.js';
+import { queryInteger, siteRefSchema } from '../http/schemas.js';
 import { daySchema } from '../lib/day-window.js';
-import { SITE_REF_PATTERN, UUID_PATTERN } from '../lib/ids.js';
+import { UUID_PATTERN } from '../lib/ids.js';
 import { CURSOR_MAX_CHARS } from './event-cursor.js';
 import { MAX_NAMES } from './event-names.query.js';
 import { EVENT_TYPES } from './event-types.js';
@@ -22,10 +22,7 @@ const HANDLE_MAX_CHARS = 100;
 export const CHANNELS = ['ai', 'search', 'social', 'email', 'paid', 'referral', 'direct'] as const;
 
 const windowFields = {
-  site_id: z
-    .string()
-    .regex(SITE_REF_PATTERN, 'must be a ttid_ snippet key (or, for a dashboard session, a site UUID)')
-    .describe('The site’s snippet key; a dashboard session may also pass the internal site UUID'),
+  site_id: siteRefSchema,
   from: daySchema
     .optional()
     .describe(

@@ -3,8 +3,8 @@
  * documentation. Step rules come from funnel-steps.ts, filters and dates from the stats query.
  */
 import { z } from 'zod';
+import { siteRefSchema } from '../http/schemas.js';
 import { daySchema } from '../lib/day-window.js';
-import { SITE_REF_PATTERN } from '../lib/ids.js';
 import { DATE_RANGE_KEYWORDS, MAX_RANGE_YEARS } from '../stats/stats-vocabulary.js';
 import { FUNNEL_BREAKDOWNS } from './funnel-report.query.js';
 import {
@@ -16,10 +16,7 @@ import {
 
 export const FUNNEL_NAME_MAX_CHARS = 100;
 
-const siteId = z
-  .string()
-  .regex(SITE_REF_PATTERN, 'must be a ttid_ snippet key (or, for a dashboard session, a site UUID)')
-  .describe('The site’s snippet key; a dashboard session may also pass the internal site UUID');
+const siteId = siteRefSchema;
 
 const funnelName = z
   .string()

@@ -1,6 +1,7 @@
 /** zod pieces shared by several routes. */
 import { z } from 'zod';
 import { SCOPES } from '../access/principal.js';
+import { SITE_REF_PATTERN } from '../lib/ids.js';
 
 export const emailSchema = z
   .email({ error: 'must be an email address' })
@@ -48,3 +49,9 @@ export const timestampSchema = z.iso
 export const codedErrorSchema = z
   .object({ error: z.string(), message: z.string().optional(), field: z.string().optional() })
   .loose();
+
+/** A reports route's `site_id`: the snippet key, or for a dashboard session the site UUID. */
+export const siteRefSchema = z
+  .string()
+  .regex(SITE_REF_PATTERN, 'must be a ttid_ snippet key (or, for a dashboard session, a site UUID)')
+  .describe('The site’s snippet key; a dashboard session may also pass the internal site UUID');

@@ -1,12 +1,9 @@
 /** Query and answer of `GET /v1/stats/realtime`; the descriptions are the endpoint's documentation. */
 import { z } from 'zod';
-import { SITE_REF_PATTERN } from '../lib/ids.js';
+import { siteRefSchema } from '../http/schemas.js';
 
 export const realtimeQuery = z.strictObject({
-  site_id: z
-    .string()
-    .regex(SITE_REF_PATTERN, 'must be a ttid_ snippet key (or, for a dashboard session, a site UUID)')
-    .describe('The site’s snippet key; a dashboard session may also pass the internal site UUID'),
+  site_id: siteRefSchema,
 });
 
 const EXAMPLE_NOW = '2026-11-25T14:12:31.204Z';

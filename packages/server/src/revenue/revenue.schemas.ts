@@ -1,16 +1,12 @@
 /** Query and response of `GET /v1/revenue`; the descriptions are the report's documentation. */
 import { z } from 'zod';
 import { ATTRIBUTION_MODELS } from '../attribution/models.js';
-import { codedErrorSchema } from '../http/schemas.js';
+import { codedErrorSchema, siteRefSchema } from '../http/schemas.js';
 import { daySchema } from '../lib/day-window.js';
-import { SITE_REF_PATTERN } from '../lib/ids.js';
 import { REVENUE_DEFAULT_DAYS, REVENUE_MAX_DAYS } from './revenue.service.js';
 
 export const revenueQuery = z.strictObject({
-  site_id: z
-    .string()
-    .regex(SITE_REF_PATTERN, 'must be a ttid_ snippet key (or, for a dashboard session, a site UUID)')
-    .describe('The site’s snippet key; a dashboard session may also pass the internal site UUID'),
+  site_id: siteRefSchema,
   from: daySchema
     .optional()
     .describe(

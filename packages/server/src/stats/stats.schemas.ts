@@ -1,9 +1,8 @@
 /** Body and answer of `POST /v1/stats/query`; the descriptions are the endpoint's documentation. */
 import { z } from 'zod';
 import { ATTRIBUTION_MODELS } from '../attribution/models.js';
-import { codedErrorSchema } from '../http/schemas.js';
+import { codedErrorSchema, siteRefSchema } from '../http/schemas.js';
 import { daySchema } from '../lib/day-window.js';
-import { SITE_REF_PATTERN } from '../lib/ids.js';
 import { MAX_FILTERS } from './filters.js';
 import {
   COMPARISONS,
@@ -43,10 +42,7 @@ export const statsQueryBodyExample = {
 
 export const statsQueryBody = z
   .strictObject({
-    site_id: z
-      .string()
-      .regex(SITE_REF_PATTERN, 'must be a ttid_ snippet key (or, for a dashboard session, a site UUID)')
-      .describe('The site’s snippet key; a dashboard session may also pass the internal site UUID'),
+    site_id: siteRefSchema,
     metrics: z
       .array(z.enum(METRICS))
       .min(1)

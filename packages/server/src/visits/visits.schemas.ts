@@ -3,9 +3,8 @@
  * are the endpoints' documentation. Query strings are strict: an unknown parameter is a 422.
  */
 import { z } from 'zod';
-import { queryInteger, uuidParam } from '../http/schemas.js';
+import { queryInteger, siteRefSchema, uuidParam } from '../http/schemas.js';
 import { daySchema } from '../lib/day-window.js';
-import { SITE_REF_PATTERN } from '../lib/ids.js';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 100;
@@ -14,10 +13,7 @@ export const MAX_WINDOW_DAYS = 365;
 /** Steps of a trail shown at most; `trail_truncated` says when a visit had more. */
 export const TRAIL_LIMIT = 1000;
 
-const siteId = z
-  .string()
-  .regex(SITE_REF_PATTERN, 'must be a ttid_ snippet key (or, for a dashboard session, a site UUID)')
-  .describe('The site’s snippet key; a dashboard session may also pass the internal site UUID');
+const siteId = siteRefSchema;
 
 export const sessionsQuery = z.strictObject({
   site_id: siteId,
