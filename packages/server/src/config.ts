@@ -89,7 +89,32 @@ const schema = z.object({
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(256),
+  // Sign-in (issue 21): one optional OpenID Connect provider, and optional email.
+  OIDC_ISSUER: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  OIDC_CLIENT_ID: z.string().min(1).max(500).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).max(2000).optional(),
+  OIDC_SCOPES: z.string().min(1).max(1000).default('openid email profile'),
+  OIDC_ALLOWED_DOMAINS: z.string().max(5000).optional(),
+  OIDC_NAME: z.string().min(1).max(100).optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/\S+$/, 'must start with smtp:// or smtps://')
+    .optional(),
+  MAIL_FROM: z.string().min(3).max(300).optional(),
 });
+
+/** The OpenID Connect provider people may sign in with; undefined when `OIDC_ISSUER` is unset. */
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  /** Undefined for a public client (PKCE only). */
+  clientSecret: string | undefined;
+  scopes: string;
+  /** Lower-case email domains whose verified addresses may join as `member`; empty: members only. */
+  allowedDomains: string[];
+  /** What the sign-in page calls the provider. */
+  name: string;
+}
 
 export interface Config {
   port: number;
@@ -126,6 +151,11 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Open connections one remote address may hold (a proxy counts as one address); 0 turns the bound off. */
   maxConnectionsPerAddress: number;
+  oidc: OidcConfig | undefined;
+  /** Where invitation and password-reset emails are sent through; undefined: links go to the admin instead. */
+  smtpUrl: string | undefined;
+  /** The From address of those emails. */
+  mailFrom: string;
 }
 
 export class ConfigError extends Error {}
@@ -156,12 +186,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (${values.REQUEST_TIMEOUT_MS}) (see README.md)`,
     );
   }
+  if (values.OIDC_ISSUER && !values.OIDC_CLIENT_ID) {
+    throw new ConfigError('OIDC_CLIENT_ID: must be set when OIDC_ISSUER is (see README.md)');
+  }
+  const publicUrl = (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, '');
   return {
     port: values.PORT,
     host: values.HOST,
     dataDir: path.resolve(values.DATA_DIR),
     databaseUrl: values.DATABASE_URL,
-    publicUrl: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, ''),
+    publicUrl,
     setupToken: values.SETUP_TOKEN,
     siteLimit: values.SITE_LIMIT,
     secretKey: values.SECRET_KEY,
@@ -182,5 +216,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     headersTimeoutMs: values.HEADERS_TIMEOUT_MS,
     keepAliveTimeoutMs: values.KEEP_ALIVE_TIMEOUT_MS,
     maxConnectionsPerAddress: values.MAX_CONNECTIONS_PER_ADDRESS,
+    oidc: values.OIDC_ISSUER
+      ? {
+          issuer: values.OIDC_ISSUER,
+          clientId: values.OIDC_CLIENT_ID ?? '',
+          clientSecret: values.OIDC_CLIENT_SECRET,
+          scopes: values.OIDC_SCOPES,
+          allowedDomains: (values.OIDC_ALLOWED_DOMAINS ?? '')
+            .split(',')
+            .map((domain) => domain.trim().toLowerCase())
+            .filter(Boolean),
+          name: values.OIDC_NAME ?? new URL(values.OIDC_ISSUER).hostname,
+        }
+      : undefined,
+    smtpUrl: values.SMTP_URL,
+    mailFrom: values.MAIL_FROM ?? `Touchtrail <no-reply@${new URL(publicUrl).hostname}>`,
   };
 }

@@ -13,13 +13,18 @@ import { createEventsService } from './events/events.service.js';
 import { createFunnelsService } from './funnels/funnels.service.js';
 import { createGoalsService } from './goals/goals.service.js';
 import { createIngestService } from './ingest/ingest.service.js';
+import { createInvitationsService } from './invitations/invitations.service.js';
 import { createKeysService } from './keys/keys.service.js';
 import type { Clock } from './lib/clock.js';
+import { createMailer } from './mail/mailer.js';
+import { createOidcService } from './oidc/oidc.service.js';
+import { createPasswordResetService } from './password-reset/password-reset.service.js';
 import { createPaymentsService } from './payments/payments.service.js';
 import { createRatesService } from './rates/rates.service.js';
 import { createRealtimeService } from './realtime/realtime.service.js';
 import { createRetention } from './retention/retention.js';
 import { createRevenueService } from './revenue/revenue.service.js';
+import { createSecondFactorService } from './second-factor/second-factor.service.js';
 import { createSessionsService } from './sessions/sessions.service.js';
 import { createSitesService } from './sites/sites.service.js';
 import { createStatsService } from './stats/stats.service.js';
@@ -56,6 +61,12 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
   const crawlerRanges = createCrawlerRanges({ db, clock });
   const crawlerHits = createCrawlerHitsService({ db, clock, ranges: crawlerRanges, sites });
   const retention = createRetention({ db, clock });
+  // Sign-in for people (issue 21).
+  const mailer = createMailer(config);
+  const secondFactor = createSecondFactorService({ db, clock, config });
+  const invitations = createInvitationsService({ db, clock, config, mailer });
+  const passwordReset = createPasswordResetService({ db, clock, config, mailer });
+  const oidc = createOidcService({ db, clock, config });
   return {
     sites,
     keys,
@@ -80,6 +91,11 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
     crawlerRanges,
     crawlerHits,
     retention,
+    mailer,
+    secondFactor,
+    invitations,
+    passwordReset,
+    oidc,
   };
 }
 

@@ -5,8 +5,8 @@ import { z } from 'zod';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import { principalOf, SESSION_COOKIE } from '../http/authenticate.js';
 import { codedErrorSchema, emailSchema, roleSchema } from '../http/schemas.js';
+import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
 import type { SessionsService } from './sessions.service.js';
-import { SESSION_MAX_MS } from './sessions.service.js';
 
 export function registerSessionRoutes(
   app: FastifyInstance,
@@ -14,7 +14,6 @@ export function registerSessionRoutes(
 ) {
   const { sessions, accounts, secureCookies } = deps;
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const cookieOptions = { httpOnly: true, sameSite: 'lax', secure: secureCookies, path: '/' } as const;
 
   r.post(
     '/v1/auth/login',
@@ -32,7 +31,7 @@ export function registerSessionRoutes(
     },
     async (request, reply) => {
       const { token, ...session } = await sessions.login(request.body.email, request.body.password);
-      reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: SESSION_MAX_MS / 1000 });
+      setSessionCookie(reply, token, secureCookies);
       return session;
     },
   );
@@ -46,7 +45,7 @@ export function registerSessionRoutes(
     async (request, reply) => {
       const token = request.cookies[SESSION_COOKIE];
       if (token) await sessions.logout(token);
-      reply.clearCookie(SESSION_COOKIE, cookieOptions);
+      clearSessionCookie(reply, secureCookies);
       return reply.code(204).send(null);
     },
   );

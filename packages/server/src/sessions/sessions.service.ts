@@ -25,21 +25,34 @@ export function createSessionsService({
   clock: Clock;
   accounts: Pick<AccountsService, 'findLogin'>;
 }) {
+  /** Stores a new session for a member and answers its cookie value. Every sign-in path ends here. */
+  async function start(member: { userId: string; accountId: string }): Promise<string> {
+    const token = randomToken(32);
+    const now = clock.now();
+    await store.insertSession(db, {
+      token_hash: sha256Hex(token),
+      user_id: member.userId,
+      account_id: member.accountId,
+      created_at: now,
+      expires_at: new Date(now.getTime() + SESSION_MAX_MS),
+    });
+    return token;
+  }
+
   return {
+    start,
+
     async login(email: string, password: string) {
       const login = await accounts.findLogin(email);
       const isValid = await verifyPassword(password, login?.password_hash ?? (await decoyPasswordHash()));
       if (!login || !isValid) throw new AppError(401, 'invalid_credentials', 'Wrong email or password');
-      const token = randomToken(32);
-      const now = clock.now();
-      await store.insertSession(db, {
-        token_hash: sha256Hex(token),
-        user_id: login.user_id,
-        account_id: login.account_id,
-        created_at: now,
-        expires_at: new Date(now.getTime() + SESSION_MAX_MS),
-      });
+      const token = await start({ userId: login.user_id, accountId: login.account_id });
       return { token, user_id: login.user_id, account_id: login.account_id, role: login.role };
+    },
+
+    /** Ends every session of a person, e.g. after their password changed or was reset. */
+    async endAllForUser(userId: string): Promise<void> {
+      await store.deleteUserSessions(db, userId);
     },
 
     /** The principal behind a session cookie, or null when unknown, idle too long or expired. */

@@ -40,6 +40,10 @@ export function deleteSession(db: Kysely<DB>, tokenHash: string) {
   return db.deleteFrom('dashboard_sessions').where('token_hash', '=', tokenHash).execute();
 }
 
+export function deleteUserSessions(db: Kysely<DB>, userId: string) {
+  return db.deleteFrom('dashboard_sessions').where('user_id', '=', userId).execute();
+}
+
 export function deleteExpiredSessions(db: Kysely<DB>, idleBefore: Date, now: Date) {
   return db
     .deleteFrom('dashboard_sessions')

@@ -1,0 +1,6 @@
+/** OpenID Connect routes and the providers list (issue 21). Placeholder until built. */
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import type { Services } from '../services.js';
+
+export function registerOidcRoutes(_app: FastifyInstance, _deps: { services: Services; config: Config }) {}

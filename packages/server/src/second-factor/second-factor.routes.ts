@@ -1,0 +1,9 @@
+/** Two-factor sign-in routes (issue 21). Placeholder until built. */
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import type { Services } from '../services.js';
+
+export function registerSecondFactorRoutes(
+  _app: FastifyInstance,
+  _deps: { services: Services; config: Config },
+) {}
