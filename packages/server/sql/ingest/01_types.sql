@@ -3,6 +3,13 @@
 -- Dropped with cascade and made again: the whole folder is applied together (db/sql-sources.ts),
 -- so the functions that take these types are made again just after.
 
+-- How long a visit stays open after its last activity (DESIGN.md §4). The one owner of the
+-- rule: the visit rules below and the reports that tie a payment to its visit
+-- (visits/visit-conversions.sql.ts) both call it.
+create or replace function touchtrail_visit_idle() returns interval
+language sql immutable parallel safe
+as $$ select interval '30 minutes' $$;
+
 drop type if exists touchtrail_ingest_item cascade;
 drop type if exists touchtrail_event cascade;
 drop type if exists touchtrail_identity_link cascade;

@@ -23,7 +23,7 @@ language plpgsql
 set plan_cache_mode = force_generic_plan
 as $$
 declare
-  idle constant interval := interval '30 minutes';
+  idle constant interval := touchtrail_visit_idle();
   r record;
   item touchtrail_ingest_item;
   v_at timestamptz;

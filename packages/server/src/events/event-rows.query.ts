@@ -1,6 +1,7 @@
 /**
  * One page of a site's events in a window, newest first (time, then event id in byte order),
- * with the channel and assistant of each event's own visit. Pageviews and the other events are
+ * with the channel and assistant of each event's own visit (a payment's or trial's: the visit its
+ * visitor id had open, as the session trail ties them). Pageviews and the other events are
  * read as two branches, each through its own partial index on (site_id, occurred_at) and cut at
  * the limit, then merged: one scan over both row types would read the whole window. Filters and
  * paging run on events alone; properties and the visit are read for the page's rows only.
@@ -9,6 +10,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../db/types.js';
 import type { Instants } from '../stats/grain.js';
 import { VISIT_DIMENSION_SQL } from '../stats/visit-columns.js';
+import { isPaymentOfVisit } from '../visits/visit-conversions.sql.js';
 import type { EventCursor } from './event-cursor.js';
 import { isEventOfPersonSql, isPageviewOfPersonSql, type Person } from './event-people.js';
 import { EVENT_TYPE_SQL, type EventType, isEventTypeSql, PAGEVIEW_NAME } from './event-types.js';
@@ -44,7 +46,7 @@ export interface EventPageQuery extends Instants {
   name?: string;
   visitId?: string;
   person?: Person;
-  /** A condition over the event's visit `v`; events without a visit never match. */
+  /** A condition over the event's visit `v` (a payment's open visit); events without one never match. */
   visitCondition?: RawBuilder<boolean>;
   before?: EventCursor;
   limit: number;
@@ -64,7 +66,14 @@ function conditions(q: EventPageQuery, rowType: RowType): RawBuilder<boolean>[] 
   const all = [rowType === 'pageview' ? sql<boolean>`e.type = 'pageview'` : sql<boolean>`e.type = 'event'`];
   if (q.type) all.push(isEventTypeSql(q.type));
   if (q.name !== undefined && q.name !== PAGEVIEW_NAME) all.push(sql`e.name = ${q.name}`);
-  if (q.visitId) all.push(sql`e.visit_id = ${q.visitId}`);
+  if (q.visitId) {
+    all.push(
+      rowType === 'pageview'
+        ? sql`e.visit_id = ${q.visitId}`
+        : sql`(e.visit_id = ${q.visitId} or exists (select 1 from visits v
+            where v.site_id = e.site_id and v.id = ${q.visitId} and ${isPaymentOfVisit('e')}))`,
+    );
+  }
   if (q.person) {
     all.push(
       rowType === 'pageview'
@@ -73,8 +82,15 @@ function conditions(q: EventPageQuery, rowType: RowType): RawBuilder<boolean>[] 
     );
   }
   if (q.visitCondition) {
-    all.push(sql`exists (select 1 from visits v
-      where v.site_id = e.site_id and v.id = e.visit_id and ${q.visitCondition})`);
+    all.push(sql`(exists (select 1 from visits v
+      where v.site_id = e.site_id and v.id = e.visit_id and ${q.visitCondition})
+      ${
+        rowType === 'pageview'
+          ? sql``
+          : sql`or exists (select 1 from visits v
+        where v.site_id = e.site_id and v.visitor_id = e.visitor_id and v.started_at <= e.occurred_at
+          and ${isPaymentOfVisit('e')} and ${q.visitCondition})`
+      })`);
   }
   if (q.before) {
     // Spelled so that the time bound can narrow the index scan.
@@ -107,7 +123,8 @@ export async function listEventRows(db: Kysely<DB>, q: EventPageQuery): Promise<
       ${NEWEST_FIRST}
       limit ${q.limit}
     )
-    select e.*,
+    select e.event_id, e.type, e.name, e.occurred_at, e.visitor_id, e.person_key, v.id as visit_id,
+      e.url, e.value_minor, e.currency,
       to_char(e.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at,
       coalesce(octet_length(stored.properties::text) > ${PROPERTIES_TRANSFER_LIMIT_BYTES}, false)
         as properties_withheld,
@@ -117,7 +134,15 @@ export async function listEventRows(db: Kysely<DB>, q: EventPageQuery): Promise<
       ${VISIT_DIMENSION_SQL['visit:ai_source']} as ai_source
     from page e
     join events stored on stored.site_id = ${q.siteId} and stored.event_id = e.event_id
-    left join visits v on v.site_id = ${q.siteId} and v.id = e.visit_id
+    left join lateral (
+      select v.* from visits v where v.site_id = ${q.siteId} and v.id = e.visit_id
+      union all
+      -- A payment or trial joins the visit its visitor id had open (visits/visit-conversions.sql.ts).
+      select v.* from visits v
+      where e.visit_id is null and v.site_id = ${q.siteId} and v.visitor_id = stored.visitor_id
+        and v.started_at <= stored.occurred_at and ${isPaymentOfVisit('stored')}
+      limit 1
+    ) v on true
     order by e.occurred_at desc, e.event_id collate "C" desc
   `.execute(db);
   return rows;

@@ -193,7 +193,12 @@ export function buildDataset(
     });
   }
 
-  function payment(when: Date, who: { browser?: string; email?: string }, amount: number) {
+  /** `visit`: the visit the payer's visitor id has open, which the payment joins in the listing. */
+  function payment(
+    when: Date,
+    who: { browser?: string; email?: string; visit?: PlannedVisit },
+    amount: number,
+  ) {
     const transactionId = newTransactionId();
     const body: Record<string, unknown> = {
       site_id: site.snippet_key,
@@ -214,7 +219,7 @@ export function buildDataset(
       at: when,
       person: who.browser ? personOf(who.browser) : null,
       sender: who.browser ?? (who.email ? `email:${who.email}` : null),
-      visit: null,
+      visit: who.visit ?? null,
       path: null,
       properties,
       value: { cents: Math.round(amount * 100), currency: 'EUR' },
@@ -237,8 +242,8 @@ export function buildDataset(
     currency: 'eur',
   });
   signal(at(5, 22, 53), a, { type: 'engagement', engaged_ms: 20_000 });
-  visit(a, at(9, 10), 'direct', ['/docs']);
-  payment(at(9, 10, 5), { browser: a }, 19.99);
+  const a2 = visit(a, at(9, 10), 'direct', ['/docs']);
+  payment(at(9, 10, 5), { browser: a, visit: a2 }, 19.99);
 
   // Person B: two browsers signed in as user-42.
   const b1 = browser('B');

@@ -142,7 +142,7 @@ export const eventSchema = z.object({
     .string()
     .nullable()
     .describe(
-      'The visit it belongs to (pass to GET /v1/sessions/{id}); null for a server event sent outside a visit',
+      'The visit it belongs to (pass to GET /v1/sessions/{id}): a payment or trial belongs to the visit its visitor id had open when paid, as in the session trail; null for a server event or payment sent outside a visit',
     ),
   visitor: z
     .string()

@@ -16,7 +16,7 @@ export async function insertSite(
     id: randomUUID(),
     account_id: accountId,
     snippet_key: newSnippetKey(),
-    domain: overrides.domain ?? `xn--bcher-kva-${randomUUID().slice(0, 8)}.example`,
+    domain: overrides.domain ?? `shop-${randomUUID().slice(0, 8)}.xn--bcher-kva.example`,
     name: overrides.name === undefined ? 'Bücher 📚' : overrides.name,
     region: 'eu' as const,
     created_at: t.clock.now(),

@@ -7,14 +7,13 @@
  * conversion carries none: the payments endpoint records it outside the visit rules. It belongs to
  * the visit its visitor id had open when it was paid, by the rule a server event joins a visit
  * (sql/ingest/05_visits.sql): the visitor's latest visit started at or before the payment, if that
- * visit's last activity is at most 30 minutes before it. A payment sent with only an email joins
- * no visit, as a server event without a visitor id joins none.
+ * visit's last activity is at most `touchtrail_visit_idle()` (30 minutes) before it. A payment
+ * sent with only an email joins no visit, as a server event without a visitor id joins none.
  */
 import { type RawBuilder, sql } from 'kysely';
 
-/** How long a visit stays open after its last activity (DESIGN.md §4; sql/ingest/05_visits.sql). */
-export const VISIT_IDLE_MINUTES = 30;
-const IDLE = sql`(interval '1 minute' * ${sql.lit(VISIT_IDLE_MINUTES)})`;
+/** How long a visit stays open after its last activity: the SQL function the visit rules own. */
+const IDLE = sql`touchtrail_visit_idle()`;
 
 /**
  * The events rows that are conversions of the visit `v` of the outer query: every column, and
