@@ -1,6 +1,6 @@
 /**
  * Running a funnel report for the service: the options checked as the stats query checks them
- * (filters, zone, dates; a GET report's query string read into the same options), the range
+ * (zone, dates; a GET report's query string read into the same options), the range
  * resolved in the zone, the query asked and its rows shaped (funnel-figures.ts).
  */
 import type { Kysely } from 'kysely';
@@ -14,7 +14,7 @@ import {
   resolveDateRange,
   resolveTimezone,
 } from '../stats/date-range.js';
-import { parseFilters } from '../stats/filters.js';
+import { type Filter, parseFiltersText } from '../stats/filters.js';
 import { firstVisitDay } from '../stats/first-visit-day.query.js';
 import { MAX_RANGE_YEARS } from '../stats/stats-vocabulary.js';
 import { breakdownFigures, stepFigures } from './funnel-figures.js';
@@ -27,15 +27,14 @@ export interface ReportOptions {
   dateRange: DateRangeInput;
   timezone: string | undefined;
   breakdown: FunnelBreakdown | undefined;
-  filters: unknown[] | undefined;
+  filters: Filter[];
 }
 
-/** Checks what the schema cannot (filters, zone, dates), before anything is read. */
+/** Checks what the schema cannot (zone, dates), before anything is read; filters are parsed already. */
 export function checkReportOptions(input: ReportOptions) {
-  const filters = parseFilters(input.filters);
   const timezone = resolveTimezone(input.timezone);
   if (Array.isArray(input.dateRange)) checkCustomRange(input.dateRange);
-  return { ...input, filters, timezone };
+  return { ...input, timezone };
 }
 
 export type CheckedReportOptions = ReturnType<typeof checkReportOptions>;
@@ -46,20 +45,8 @@ export function reportOptionsOf(query: ReportQuery): ReportOptions {
     dateRange: dateRangeOf(query),
     timezone: query.timezone,
     breakdown: query.breakdown,
-    filters: filtersOf(query.filters),
+    filters: parseFiltersText(query.filters),
   };
-}
-
-function filtersOf(text: string | undefined): unknown[] | undefined {
-  if (text === undefined) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw badInput('filters', 'filters must be the JSON text of a filter list', 'query');
-  }
-  if (!Array.isArray(parsed)) throw badInput('filters', 'filters must be a JSON list of filters', 'query');
-  return parsed;
 }
 
 /** Both dates or neither (then the last 30 days). */

@@ -11,6 +11,7 @@ import type { Clock } from '../lib/clock.js';
 import { newId, UUID_PATTERN } from '../lib/ids.js';
 import type { RatesService } from '../rates/rates.service.js';
 import type { SitesService } from '../sites/sites.service.js';
+import { parseFilters } from '../stats/filters.js';
 import { checkReportOptions, createFunnelReports, reportOptionsOf } from './funnel-reports.js';
 import { DEFAULT_WINDOW_HOURS, type FunnelStep } from './funnel-steps.js';
 import type { FunnelQueryBody, ReportQuery } from './funnels.schemas.js';
@@ -149,7 +150,7 @@ export function createFunnelsService({
         dateRange: body.date_range,
         timezone: body.timezone,
         breakdown: body.breakdown,
-        filters: body.filters,
+        filters: parseFilters(body.filters),
       });
       const site = await siteFor(principal, body.site_id, 'read');
       const funnel = { steps: body.steps, windowHours: body.window_hours ?? DEFAULT_WINDOW_HOURS };
