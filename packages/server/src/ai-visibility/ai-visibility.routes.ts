@@ -6,12 +6,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { principalOf } from '../http/authenticate.js';
-import type { RouteLimits } from '../http/rate-limit.js';
 import { statsErrorSchemas } from '../stats/stats.schemas.js';
+import { STATS_READ_ROUTE } from '../stats/stats-route-config.js';
 import { aiVisibilityAnswerSchema, aiVisibilityQuery } from './ai-visibility.schemas.js';
 import type { AiVisibilityService } from './ai-visibility.service.js';
-
-const READS: RouteLimits = { perCredential: 120, credentialGroup: 'stats:read' };
 
 export function registerAiVisibilityRoutes(
   app: FastifyInstance,
@@ -20,7 +18,7 @@ export function registerAiVisibilityRoutes(
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/ai-visibility',
     {
-      config: { area: 'sites', auth: { accepts: ['key', 'session'], scope: 'stats:read' }, limits: READS },
+      config: STATS_READ_ROUTE,
       schema: {
         tags: ['stats'],
         summary:

@@ -6,17 +6,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { principalOf } from '../http/authenticate.js';
-import type { RouteLimits } from '../http/rate-limit.js';
 import { statsErrorSchemas } from '../stats/stats.schemas.js';
+import { STATS_READ_ROUTE } from '../stats/stats-route-config.js';
 import { eventNamesAnswer, eventNamesQuery, eventsAnswer, eventsQuery } from './events.schemas.js';
 import type { EventsService } from './events.service.js';
-
-const READS: RouteLimits = { perCredential: 120, credentialGroup: 'stats:read' };
-const CONFIG = {
-  area: 'sites',
-  auth: { accepts: ['key', 'session'], scope: 'stats:read' },
-  limits: READS,
-} as const;
 
 export function registerEventsRoutes(app: FastifyInstance, { events }: { events: EventsService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -24,7 +17,7 @@ export function registerEventsRoutes(app: FastifyInstance, { events }: { events:
   r.get(
     '/v1/events',
     {
-      config: CONFIG,
+      config: STATS_READ_ROUTE,
       schema: {
         tags: ['stats'],
         summary: 'A site’s events, newest first: pageviews, custom, server and payment events',
@@ -45,7 +38,7 @@ export function registerEventsRoutes(app: FastifyInstance, { events }: { events:
   r.get(
     '/v1/events/names',
     {
-      config: CONFIG,
+      config: STATS_READ_ROUTE,
       schema: {
         tags: ['stats'],
         summary: 'Event names in a window, with events and senders each',

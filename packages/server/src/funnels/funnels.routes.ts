@@ -6,10 +6,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Scope } from '../access/principal.js';
 import { principalOf } from '../http/authenticate.js';
 import type { RouteLimits } from '../http/rate-limit.js';
 import { statsErrorSchemas } from '../stats/stats.schemas.js';
+import { STATS_READ_ROUTE } from '../stats/stats-route-config.js';
 import {
   createFunnelBody,
   funnelIdParams,
@@ -22,13 +22,14 @@ import {
 } from './funnels.schemas.js';
 import type { FunnelsService } from './funnels.service.js';
 
-const READS: RouteLimits = { perCredential: 120, credentialGroup: 'stats:read' };
 const WRITES: RouteLimits = { perCredential: 60, credentialGroup: 'funnels:write' };
 
-const routeConfig = (scope: Scope, limits: RouteLimits) =>
-  ({ area: 'sites', auth: { accepts: ['key', 'session'], scope }, limits }) as const;
-const READ = routeConfig('stats:read', READS);
-const WRITE = routeConfig('config:write', WRITES);
+const READ = STATS_READ_ROUTE;
+const WRITE = {
+  area: 'sites',
+  auth: { accepts: ['key', 'session'], scope: 'config:write' },
+  limits: WRITES,
+} as const;
 
 const REPORT_DESCRIPTION =
   'People (identities merged) who reached each step in order: a person enters at their earliest step 1 inside ' +

@@ -6,18 +6,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { principalOf } from '../http/authenticate.js';
-import type { RouteLimits } from '../http/rate-limit.js';
 import { statsErrorSchemas } from '../stats/stats.schemas.js';
+import { REALTIME_ROUTE } from '../stats/stats-route-config.js';
 import { realtimeAnswerSchema, realtimeQuery } from './realtime.schemas.js';
 import type { RealtimeService } from './realtime.service.js';
-
-const POLLING: RouteLimits = { perCredential: 600, credentialGroup: 'stats:realtime' };
 
 export function registerRealtimeRoutes(app: FastifyInstance, { realtime }: { realtime: RealtimeService }) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/stats/realtime',
     {
-      config: { area: 'sites', auth: { accepts: ['key', 'session'], scope: 'stats:read' }, limits: POLLING },
+      config: REALTIME_ROUTE,
       schema: {
         tags: ['stats'],
         summary:

@@ -6,17 +6,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { principalOf } from '../http/authenticate.js';
-import type { RouteLimits } from '../http/rate-limit.js';
 import { statsAnswerSchema, statsErrorSchemas, statsQueryBody } from './stats.schemas.js';
 import type { StatsService } from './stats.service.js';
-
-const READS: RouteLimits = { perCredential: 120, credentialGroup: 'stats:read' };
+import { STATS_READ_ROUTE } from './stats-route-config.js';
 
 export function registerStatsRoutes(app: FastifyInstance, { stats }: { stats: StatsService }) {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/stats/query',
     {
-      config: { area: 'sites', auth: { accepts: ['key', 'session'], scope: 'stats:read' }, limits: READS },
+      config: STATS_READ_ROUTE,
       schema: {
         tags: ['stats'],
         summary: 'Visitors, visits, pageviews, bounce rate and duration: totals, time series and breakdowns',

@@ -9,8 +9,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { goalNameParams, goalsErrorSchema } from '../goals/goals.schemas.js';
 import { GOAL_READ } from '../goals/goals-route-config.js';
 import { principalOf } from '../http/authenticate.js';
-import type { RouteLimits } from '../http/rate-limit.js';
 import { statsErrorSchemas } from '../stats/stats.schemas.js';
+import { STATS_READ_ROUTE } from '../stats/stats-route-config.js';
 import {
   goalVisitorsQuery,
   goalVisitorsSchema,
@@ -29,8 +29,6 @@ const errors = {
   422: goalsErrorSchema,
   429: goalsErrorSchema,
 };
-
-const STATS_READS: RouteLimits = { perCredential: 120, credentialGroup: 'stats:read' };
 
 export function registerVisitorRoutes(app: FastifyInstance, { visitors }: { visitors: VisitorsService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -69,11 +67,7 @@ export function registerVisitorRoutes(app: FastifyInstance, { visitors }: { visi
   r.get(
     '/v1/visitors',
     {
-      config: {
-        area: 'sites',
-        auth: { accepts: ['key', 'session'], scope: 'stats:read' },
-        limits: STATS_READS,
-      },
+      config: STATS_READ_ROUTE,
       schema: {
         tags: ['stats'],
         summary: 'People with a visit in the window: the visitor rows, filtered and sorted, a page at a time',

@@ -6,8 +6,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { principalOf } from '../http/authenticate.js';
-import type { RouteLimits } from '../http/rate-limit.js';
 import { statsErrorSchemas } from '../stats/stats.schemas.js';
+import { STATS_READ_ROUTE } from '../stats/stats-route-config.js';
 import {
   sessionDetailSchema,
   sessionParams,
@@ -17,20 +17,13 @@ import {
 } from './visits.schemas.js';
 import type { VisitsService } from './visits.service.js';
 
-const READS: RouteLimits = { perCredential: 120, credentialGroup: 'stats:read' };
-const CONFIG = {
-  area: 'sites',
-  auth: { accepts: ['key', 'session'], scope: 'stats:read' },
-  limits: READS,
-} as const;
-
 export function registerVisitsRoutes(app: FastifyInstance, { visits }: { visits: VisitsService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get(
     '/v1/sessions',
     {
-      config: CONFIG,
+      config: STATS_READ_ROUTE,
       schema: {
         tags: ['stats'],
         summary: 'Sessions (visits), newest first, filtered as the stats query filters',
@@ -50,7 +43,7 @@ export function registerVisitsRoutes(app: FastifyInstance, { visits }: { visits:
   r.get(
     '/v1/sessions/:id',
     {
-      config: CONFIG,
+      config: STATS_READ_ROUTE,
       schema: {
         tags: ['stats'],
         summary: 'One session with its entry source and its trail of pageviews and events',
