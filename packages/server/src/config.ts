@@ -160,6 +160,13 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** localhost, 127.0.0.0/8 or [::1]: the hosts an http:// OpenID Connect issuer may use. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  return ipaddr.isValid(host) && ipaddr.parse(host).range() === 'loopback';
+}
+
 /**
  * Reads the environment. Empty strings count as unset, as most shells and .env files intend,
  * except `RATES_URL`, where empty means off (the issue's contract).
@@ -188,6 +195,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (values.OIDC_ISSUER && !values.OIDC_CLIENT_ID) {
     throw new ConfigError('OIDC_CLIENT_ID: must be set when OIDC_ISSUER is (see README.md)');
+  }
+  // Tokens and the provider's keys must not cross a network in clear; a loopback provider (tests,
+  // a local Keycloak) may use http.
+  if (values.OIDC_ISSUER?.startsWith('http://') && !isLoopbackHost(new URL(values.OIDC_ISSUER).hostname)) {
+    throw new ConfigError(
+      'OIDC_ISSUER: must be an https:// URL (http:// only for localhost or 127.0.0.1) (see README.md)',
+    );
   }
   const publicUrl = (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, '');
   return {

@@ -36,7 +36,8 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
   const keys = createKeysService({ db, clock });
   const accounts = createAccountsService({ db, clock, config, keys });
   const sites = createSitesService({ db, clock, accounts, keys });
-  const sessions = createSessionsService({ db, clock, accounts });
+  const secondFactor = createSecondFactorService({ db, clock, config });
+  const sessions = createSessionsService({ db, clock, accounts, secondFactor });
   if (!config.secretKey) throw new Error('config.secretKey must be resolved before the services are built');
   const ingest = createIngestService({ db, clock, secretKey: config.secretKey });
   const goals = createGoalsService({ db, clock, sites });
@@ -63,10 +64,9 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
   const retention = createRetention({ db, clock });
   // Sign-in for people (issue 21).
   const mailer = createMailer(config);
-  const secondFactor = createSecondFactorService({ db, clock, config });
-  const invitations = createInvitationsService({ db, clock, config, mailer });
-  const passwordReset = createPasswordResetService({ db, clock, config, mailer });
-  const oidc = createOidcService({ db, clock, config });
+  const invitations = createInvitationsService({ db, clock, config, mailer, accounts });
+  const passwordReset = createPasswordResetService({ db, clock, config, mailer, sessions, accounts });
+  const oidc = createOidcService({ db, clock, config, sessions, invitations, accounts });
   return {
     sites,
     keys,

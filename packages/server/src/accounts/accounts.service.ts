@@ -2,13 +2,13 @@
  * First-run setup, the people of an account and their roles. An account always keeps at least
  * one admin. Who counts as an admin right now is decided in access/admin.ts.
  */
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely, Transaction } from 'kysely';
 import { requireAdmin } from '../access/admin.js';
 import { type Principal, SCOPES } from '../access/principal.js';
 import type { Config } from '../config.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { readSetting } from '../db/settings.js';
-import type { DB, Role } from '../db/types.js';
+import type { DB, Role, UsersTable } from '../db/types.js';
 import { AppError, notFound, unauthorized } from '../http/errors.js';
 import type { KeysService } from '../keys/keys.service.js';
 import type { Clock } from '../lib/clock.js';
@@ -113,6 +113,20 @@ export function createAccountsService(deps: {
       const member = await store.getMember(db, accountId, userId);
       if (!member) throw notFound('Member');
       return member;
+    },
+
+    /** Creates a person and their membership inside the caller's transaction (accepted invitations). */
+    insertMember(
+      trx: Transaction<DB>,
+      user: Insertable<UsersTable>,
+      membership: { account_id: string; role: Role },
+    ) {
+      return store.insertUser(trx, user, membership);
+    },
+
+    /** Stores a new password hash, inside the caller's transaction (reset, change). */
+    setPasswordHash(trx: Transaction<DB>, userId: string, passwordHash: string) {
+      return store.setPasswordHash(trx, userId, passwordHash);
     },
 
     async listMembers(principal: Principal) {

@@ -32,6 +32,11 @@ export async function insertUser(
     .execute();
 }
 
+/** The one place a password is changed (reset, change); callers end the sessions it should end. */
+export function setPasswordHash(db: Executor, userId: string, passwordHash: string) {
+  return db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+}
+
 export function findLogin(db: Executor, email: string) {
   return db
     .selectFrom('users')

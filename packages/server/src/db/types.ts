@@ -37,7 +37,8 @@ export interface AccountsTable {
 export interface UsersTable {
   id: string;
   email: string;
-  password_hash: string;
+  /** Null for a person who joined through OpenID Connect (migrations/022). */
+  password_hash: string | null;
   created_at: Timestamp;
 }
 
@@ -55,6 +56,9 @@ export interface DashboardSessionsTable {
   created_at: Timestamp;
   last_seen_at: Timestamp;
   expires_at: Timestamp;
+  /** Public id for listing and ending sessions (migrations/020). */
+  id: Generated<string>;
+  user_agent: string | null;
 }
 
 export interface SitesTable {
@@ -117,6 +121,73 @@ export interface FunnelsTable {
   updated_at: Timestamp;
 }
 
+/** Invitations to join an account (migrations/021); the token is kept as its SHA-256. */
+export interface InvitationsTable {
+  id: string;
+  account_id: string;
+  email: string;
+  role: Role;
+  token_hash: string;
+  invited_by: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  accepted_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+}
+
+/** Password reset links (migrations/021); the token is kept as its SHA-256. */
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+/** A person's identity at the OpenID Connect provider (migrations/022). */
+export interface OidcLinksTable {
+  issuer: string;
+  subject: string;
+  user_id: string;
+  created_at: Timestamp;
+}
+
+/** A session begun through OpenID Connect, with its sealed ID token for the provider's logout. */
+export interface OidcSessionsTable {
+  session_token_hash: string;
+  id_token_sealed: string;
+  created_at: Timestamp;
+}
+
+/** `state` values callbacks have used (SHA-256), kept until they would have expired anyway. */
+export interface OidcUsedStatesTable {
+  state_hash: string;
+  expires_at: Timestamp;
+}
+
+/** A person's TOTP second factor, pending until confirmed (migrations/020). */
+export interface TotpFactorsTable {
+  user_id: string;
+  secret_sealed: string;
+  created_at: Timestamp;
+  confirmed_at: NullableTimestamp;
+  last_used_step: number | null;
+}
+
+export interface TotpRecoveryCodesTable {
+  user_id: string;
+  code_hash: string;
+  used_at: NullableTimestamp;
+}
+
+export interface PendingSignInsTable {
+  token_hash: string;
+  user_id: string;
+  account_id: string;
+  user_agent: string | null;
+  expires_at: Timestamp;
+}
+
 export interface DB extends IngestTables, RevenueTables, CrawlerTables {
   schema_migrations: SchemaMigrationsTable;
   sql_sources: SqlSourcesTable;
@@ -129,4 +200,12 @@ export interface DB extends IngestTables, RevenueTables, CrawlerTables {
   api_keys: ApiKeysTable;
   site_erasures: SiteErasuresTable;
   funnels: FunnelsTable;
+  invitations: InvitationsTable;
+  password_resets: PasswordResetsTable;
+  oidc_links: OidcLinksTable;
+  oidc_sessions: OidcSessionsTable;
+  oidc_used_states: OidcUsedStatesTable;
+  totp_factors: TotpFactorsTable;
+  totp_recovery_codes: TotpRecoveryCodesTable;
+  pending_sign_ins: PendingSignInsTable;
 }

@@ -3,9 +3,16 @@
  * accepts and the scope a key needs; adding a route means adding its row here.
  */
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../access/principal.js';
 import { DAY_MS } from '../lib/clock.js';
+import { signInWithProvider } from '../oidc/oidc-flow.fixtures.js';
+import {
+  CLIENT_ID,
+  CLIENT_SECRET,
+  startTestProvider,
+  type TestProvider,
+} from '../oidc/oidc-provider.fixtures.js';
 import { bearer, login, mintKey, useTestApp } from '../test/app.js';
 
 interface RouteCase {
@@ -47,14 +54,30 @@ const ROUTES: RouteCase[] = [
 
 const ALL_SCOPES: Scope[] = ['stats:read', 'config:write', 'credentials:write', 'ingest:write'];
 
+// An OpenID Connect provider, started before the app reads its issuer: its sessions are sessions too.
+const oidcEnv: Record<string, string> = { PUBLIC_URL: 'http://localhost:3997' };
+let provider: TestProvider;
+beforeAll(async () => {
+  provider = await startTestProvider({ publicUrl: 'http://localhost:3997' });
+  Object.assign(oidcEnv, {
+    OIDC_ISSUER: provider.issuer,
+    OIDC_CLIENT_ID: CLIENT_ID,
+    OIDC_CLIENT_SECRET: CLIENT_SECRET,
+  });
+});
+afterAll(() => provider.close());
+
 describe('authentication matrix', () => {
-  const t = useTestApp();
+  const t = useTestApp(oidcEnv);
+  let oidcCookie: string;
   let revokedKey: string;
   let expiredKey: string;
   let memberCookie: string;
   let memberKey: string;
 
   beforeAll(async () => {
+    // Before the clock moves: the provider's ID tokens are checked against the app's clock.
+    oidcCookie = await signInWithProvider(t, 'owner');
     const revoked = await mintKey(t, t.owner.cookie, { scopes: ALL_SCOPES });
     await t.request({
       method: 'DELETE',
@@ -136,9 +159,11 @@ describe('authentication matrix', () => {
         });
       }
 
-      it('lets the owner through, by session', async () => {
-        const response = await send(route, { cookie: t.owner.cookie });
-        expect([200, 201, 204, 404]).toContain(response.statusCode);
+      it('lets the owner through, by password session and by OpenID Connect session', async () => {
+        for (const cookie of [t.owner.cookie, oidcCookie]) {
+          const response = await send(route, { cookie });
+          expect([200, 201, 204, 404, 409]).toContain(response.statusCode);
+        }
       });
     });
   }
@@ -156,6 +181,7 @@ describe('authentication matrix', () => {
         ],
         ['a member’s key', bearer(memberKey)],
         ['a key beside a valid session', { ...bearer(t.owner.apiKey), cookie: t.owner.cookie }],
+        ['a key beside an OpenID Connect session', { ...bearer(t.owner.apiKey), cookie: oidcCookie }],
         ...BAD_CREDENTIALS.map(([name, headers]): [string, Record<string, string>] => [name, headers()]),
       ];
       for (const [name, headers] of keys) {
@@ -171,6 +197,7 @@ describe('authentication matrix', () => {
     it('lets a dashboard session through', async () => {
       // A site of no account: the session is accepted and the site refused (§7.5's 403).
       expect((await conversions({ cookie: t.owner.cookie })).statusCode).toBe(403);
+      expect((await conversions({ cookie: oidcCookie })).statusCode).toBe(403);
     });
   });
 });

@@ -39,6 +39,14 @@ const SKIPPED_PATHS = ['/v1/collect', '/v1/server/events'];
 const CALLED_WITH: Record<string, 'nothing' | 'session' | 'bot token'> = {
   'POST /v1/setup': 'nothing',
   'POST /v1/auth/login': 'nothing',
+  'POST /v1/auth/invitations/accept': 'nothing',
+  'POST /v1/auth/password-reset': 'nothing',
+  'POST /v1/auth/password-reset/confirm': 'nothing',
+  'POST /v1/auth/login/second-factor': 'nothing',
+  'POST /v1/auth/totp/confirm': 'session',
+  'DELETE /v1/auth/totp': 'session',
+  'DELETE /v1/auth/sessions/{id}': 'session',
+  'POST /v1/auth/password': 'session',
   'GET /v1/conversions': 'session',
   'POST /v1/crawler/hits': 'bot token',
 };
@@ -64,6 +72,14 @@ const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
   'POST /v1/auth/login': () => ({ ...ADMIN }),
   'POST /v1/account/members': () => ({ email: 'b@example.com', password: 'long password', role: 'member' }),
   'PATCH /v1/account/members/{userId}': () => ({ role: 'admin' }),
+  'POST /v1/account/invitations': () => ({ email: 'invitee@example.com', role: 'member' }),
+  'POST /v1/auth/invitations/accept': () => ({ token: 'x'.repeat(43), password: 'long password' }),
+  'POST /v1/auth/password-reset': () => ({ email: ADMIN.email }),
+  'POST /v1/auth/password-reset/confirm': () => ({ token: 'x'.repeat(43), password: 'long password' }),
+  'POST /v1/auth/login/second-factor': () => ({ code: '123456' }),
+  'POST /v1/auth/totp/confirm': () => ({ code: '123456' }),
+  'DELETE /v1/auth/totp': () => ({ code: '123456' }),
+  'POST /v1/auth/password': () => ({ current_password: ADMIN.password, new_password: 'long password' }),
   'POST /v1/account/keys': () => ({
     name: 'k',
     scopes: ['stats:read'],
@@ -121,7 +137,16 @@ const ID_KINDS: [string, string][] = [
   ['/v1/goals', 'goalId'],
   ['/v1/funnels', 'funnelId'],
   ['/v1/sessions', 'sessionId'],
+  ['/v1/auth/sessions', 'dashboardSessionId'],
 ];
+const dashboardSessionOf = async (userId: string) =>
+  (
+    await t.database.db
+      .selectFrom('dashboard_sessions')
+      .select('id')
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow()
+  ).id;
 const kindOf = (path: string, name: string) =>
   name === 'id' ? (ID_KINDS.find(([prefix]) => path.startsWith(prefix))?.[1] ?? 'keyId') : name;
 function bodyCases(id: string, schema: JsonSchema): Case[] {
@@ -364,6 +389,9 @@ describe('malformed input on every operation', () => {
     const bot = await create(owner.apiKey, '/v1/account/bot-tokens', { site_id: site.site_id });
     const rivalBot = await create(rival.apiKey, '/v1/account/bot-tokens', { site_id: rivalSite.site_id });
     const rivalKey = await mintKey(t, rival.cookie, { scopes: ['stats:read'] });
+    const invitee = { email: 'pending@example.com', role: 'member' };
+    const invitation = await create(owner.apiKey, '/v1/account/invitations', invitee);
+    const rivalInvitation = await create(rival.apiKey, '/v1/account/invitations', invitee);
     const funnel = { name: 'Checkout', steps: FUNNEL_STEPS };
     const { funnel: ourFunnel } = await create(owner.apiKey, '/v1/funnels', {
       site_id: site.site_id,
@@ -395,11 +423,15 @@ describe('malformed input on every operation', () => {
         handle: 'vh_x',
         funnelId: ourFunnel.id,
         sessionId: randomUUID(),
+        invitationId: invitation.id,
+        dashboardSessionId: randomUUID(),
       },
       theirs: {
         ...{ siteId: rivalSite.site_id, webhookId: rivalWebhook.id, goalId: rivalGoal.id },
         ...{ userId: rival.userId, keyId: rivalKey.id, tokenId: rivalBot.id },
         ...{ funnelId: rivalFunnel.id, sessionId: rivalSession },
+        invitationId: rivalInvitation.id,
+        dashboardSessionId: await dashboardSessionOf(rival.userId),
       },
       headers,
       secrets: [

@@ -28,7 +28,14 @@ export type ErrorCode =
   | 'account_pending_deletion'
   | 'goal_exists'
   | 'goal_limit_reached'
-  | 'bot_token_limit_reached';
+  | 'bot_token_limit_reached'
+  | 'invalid_token'
+  | 'invalid_code'
+  | 'sign_in_expired'
+  | 'second_factor_enrolled'
+  | 'second_factor_not_enrolled'
+  | 'password_required'
+  | 'cross_origin_request';
 
 export interface AppErrorDetails {
   /** The offending field, for validation errors. */

@@ -121,6 +121,7 @@ describe('POST /v1/server/payments when the database fails', () => {
       config,
       logs: () => '',
       request: (o) => app.inject(o),
+      rawRequest: (o) => app.inject(o),
       close: async () => {},
     };
     try {

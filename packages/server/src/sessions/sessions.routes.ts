@@ -1,12 +1,18 @@
-/** Dashboard sign-in: login sets an HttpOnly session cookie; logout removes it. */
+/** Dashboard sign-in: login sets an HttpOnly session cookie; logout removes it. Also wires the session list and password change. */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import { principalOf, SESSION_COOKIE } from '../http/authenticate.js';
+import { SIGN_IN_PER_ACCOUNT_PER_MINUTE, SIGN_IN_PER_IP_PER_MINUTE } from '../http/rate-limit.js';
 import { codedErrorSchema, emailSchema, roleSchema } from '../http/schemas.js';
-import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
+import { registerPasswordChangeRoute } from './password-change.routes.js';
+import { clearSessionCookie, setPendingSignInCookie, setSessionCookie } from './session-cookie.js';
+import { registerSessionListRoutes } from './session-list.routes.js';
 import type { SessionsService } from './sessions.service.js';
+
+/** What a completed sign-in answers, with a password alone or after the second factor. */
+export const signedInSchema = z.object({ user_id: z.uuid(), account_id: z.uuid(), role: roleSchema });
 
 export function registerSessionRoutes(
   app: FastifyInstance,
@@ -14,25 +20,42 @@ export function registerSessionRoutes(
 ) {
   const { sessions, accounts, secureCookies } = deps;
   const r = app.withTypeProvider<ZodTypeProvider>();
+  registerSessionListRoutes(app, sessions);
+  registerPasswordChangeRoute(app, sessions);
 
   r.post(
     '/v1/auth/login',
     {
-      config: { area: 'account', limits: { perIp: 20, ipGroup: 'login' } },
+      config: {
+        area: 'account',
+        limits: {
+          perIp: SIGN_IN_PER_IP_PER_MINUTE,
+          ipGroup: 'sign-in',
+          perAccount: { max: SIGN_IN_PER_ACCOUNT_PER_MINUTE, group: 'login' },
+        },
+      },
       schema: {
         tags: ['account'],
         summary: 'Sign in with email and password; sets the session cookie',
+        description:
+          'With a second factor set up, answers `{second_factor_required: true}` and sets a pending ' +
+          'sign-in cookie (5 minutes) instead; POST /v1/auth/login/second-factor then gives the session.',
         body: z.strictObject({ email: emailSchema, password: z.string().min(1).max(1024) }),
         response: {
-          200: z.object({ user_id: z.uuid(), account_id: z.uuid(), role: roleSchema }),
+          200: z.union([signedInSchema, z.object({ second_factor_required: z.literal(true) })]),
           401: codedErrorSchema,
         },
       },
     },
     async (request, reply) => {
-      const { token, ...session } = await sessions.login(request.body.email, request.body.password);
-      setSessionCookie(reply, token, secureCookies);
-      return session;
+      const { email, password } = request.body;
+      const result = await sessions.signIn(email, password, request.headers['user-agent']);
+      if (result.kind === 'second_factor') {
+        setPendingSignInCookie(reply, result.pendingToken, secureCookies);
+        return { second_factor_required: true as const };
+      }
+      setSessionCookie(reply, result.token, secureCookies);
+      return { user_id: result.user_id, account_id: result.account_id, role: result.role };
     },
   );
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
 import type { Database } from '../db/database.js';
+import { SESSION_COOKIE } from '../http/authenticate.js';
 import { buildLoggerOptions } from '../http/logging.js';
 import type { ServerRole } from '../http/roles.js';
 import { createManualClock } from '../lib/clock.js';
@@ -23,7 +24,15 @@ export interface TestApp {
   config: Config;
   /** Every log line written so far, as text. */
   logs(): string;
+  /**
+   * Sends a request as the dashboard would: a write carrying the session cookie gets the app's
+   * own `Origin` (of the test's `Host`, else inject's `http://localhost:80`) unless it sets
+   * `Origin` or `Referer` itself, as a browser adds one to every write it sends (CSRF
+   * protection, http/csrf.ts). `rawRequest` sends a request untouched, e.g. with no `Origin`.
+   */
   request(options: InjectOptions): Promise<LightMyRequestResponse>;
+  /** Sends exactly what it is given, adding no `Origin` (for the CSRF tests). */
+  rawRequest(options: InjectOptions): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
@@ -55,12 +64,40 @@ export async function createTestApp(
     clock,
     config,
     logs: () => logText,
-    request: (options) => app.inject(options),
+    request: (options) => app.inject(asDashboard(options)),
+    rawRequest: (options) => app.inject(options),
     close() {
       closing ??= app.close().then(() => database.close());
       return closing;
     },
   };
+}
+
+/** The origin light-my-request's default `Host` (`localhost:80`) gives the app. */
+export const APP_ORIGIN = 'http://localhost:80';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+type Headers = NonNullable<InjectOptions['headers']>;
+const headerValue = (headers: Headers, name: string) =>
+  Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
+
+function hasSessionCookie(options: InjectOptions): boolean {
+  const { cookies } = options;
+  if (Array.isArray(cookies) ? cookies.some((c) => c.name === SESSION_COOKIE) : cookies?.[SESSION_COOKIE]) {
+    return true;
+  }
+  const header = String(headerValue(options.headers ?? {}, 'cookie') ?? '');
+  return header.split(';').some((pair) => pair.trim().startsWith(`${SESSION_COOKIE}=`));
+}
+
+/** What a browser adds to the dashboard's writes: its own page's `Origin`. */
+function asDashboard(options: InjectOptions): InjectOptions {
+  if (SAFE_METHODS.has((options.method ?? 'GET').toUpperCase()) || !hasSessionCookie(options)) return options;
+  const headers = options.headers ?? {};
+  if (headerValue(headers, 'origin') !== undefined || headerValue(headers, 'referer') !== undefined)
+    return options;
+  const host = headerValue(headers, 'host');
+  return { ...options, headers: { ...headers, origin: host ? `http://${host}` : APP_ORIGIN } };
 }
 
 export interface Owner {
@@ -114,6 +151,7 @@ export function useTestApp(
     },
     logs: () => ready().logs(),
     request: (options) => ready().request(options),
+    rawRequest: (options) => ready().rawRequest(options),
     close: () => ready().close(),
   };
 }
