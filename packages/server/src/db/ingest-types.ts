@@ -1,5 +1,5 @@
 /** Row types of the per-site data tables of migrations/003_ingest.sql and 006_revenue.sql. */
-import type { ColumnType, Generated, JSONColumnType } from 'kysely';
+import type { ColumnType, Generated, GeneratedAlways, JSONColumnType } from 'kysely';
 import type { AttributionModel, NullableTimestamp, Timestamp } from './column-types.js';
 
 export type EventType = 'pageview' | 'event' | 'identify' | 'engagement';
@@ -16,6 +16,8 @@ export interface EventsTable {
   occurred_at: Timestamp;
   received_at: Timestamp;
   url: string | null;
+  /** The URL's path, computed by the database (migration 019, `touchtrail_url_path`). */
+  path: GeneratedAlways<string | null>;
   properties: JSONColumnType<Record<string, unknown> | null, string | null, string | null>;
   value_minor: number | null;
   currency: string | null;

@@ -29,7 +29,8 @@ export interface EventRow {
   visitor_id: string | null;
   person_key: string | null;
   visit_id: string | null;
-  url: string | null;
+  /** The page: the path of the event's URL. */
+  path: string | null;
   /** Null when none were stored, or when over the transfer limit (`properties_withheld`). */
   properties: Record<string, unknown> | null;
   properties_withheld: boolean;
@@ -105,7 +106,7 @@ function branch(q: EventPageQuery, rowType: RowType) {
   const where = conditions(q, rowType).map((condition) => sql`and ${condition}`);
   return sql`(
     select e.event_id, ${EVENT_TYPE_SQL} as type, e.name, e.occurred_at, e.visitor_id, e.person_key,
-      e.visit_id, e.url, e.value_minor, e.currency
+      e.visit_id, e.path, e.value_minor, e.currency
     from events e
     where e.site_id = ${q.siteId} and e.occurred_at >= ${q.start} and e.occurred_at < ${q.end}
       ${sql.join(where, sql` `)}
@@ -124,7 +125,7 @@ export async function listEventRows(db: Kysely<DB>, q: EventPageQuery): Promise<
       limit ${q.limit}
     )
     select e.event_id, e.type, e.name, e.occurred_at, e.visitor_id, e.person_key, v.id as visit_id,
-      e.url, e.value_minor, e.currency,
+      e.path, e.value_minor, e.currency,
       to_char(e.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at,
       coalesce(octet_length(stored.properties::text) > ${PROPERTIES_TRANSFER_LIMIT_BYTES}, false)
         as properties_withheld,

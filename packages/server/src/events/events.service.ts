@@ -17,7 +17,6 @@ import { filterSql } from '../stats/filter-sql.js';
 import { type Filter, filterLeaves, parseFiltersText } from '../stats/filters.js';
 import { rangeInstants } from '../stats/grain.js';
 import { isVisitDimension } from '../stats/stats-vocabulary.js';
-import { URL_PATH_PATTERN } from '../stats/visit-columns.js';
 import { createHandleCodec } from '../visitors/visitor-handles.js';
 import { decodeCursor, encodeCursor } from './event-cursor.js';
 import { countEventNames } from './event-names.query.js';
@@ -29,7 +28,6 @@ import { CHANNELS, DEFAULT_LIMIT, type EventNamesQuery, type EventsQuery } from 
 
 const READ_SCHEDULED = { includeScheduled: true };
 const ASSISTANTS: ReadonlySet<string> = new Set(AI_ASSISTANTS.map((assistant) => assistant.label));
-const URL_PATH = new RegExp(URL_PATH_PATTERN);
 
 export function createEventsService({
   db,
@@ -128,17 +126,12 @@ function presentEvent(row: EventRow, visitor: string | null) {
     timestamp: row.occurred_at.toISOString(),
     session_id: row.visit_id,
     visitor,
-    page: pageOf(row.url),
+    page: row.path,
     properties: propertiesOf(row),
     value_cents: row.value_minor,
     currency: row.value_minor === null ? null : row.currency,
     source: row.channel === null ? null : { channel: row.channel, ai_source: row.ai_source },
   };
-}
-
-function pageOf(url: string | null): string | null {
-  if (!url) return null;
-  return URL_PATH.exec(url)?.[1] || '/';
 }
 
 /** `{}` when none were sent; null over the limit of the conversion listing (interface §2.8). */

@@ -13,7 +13,8 @@ import type { DB, SitesTable } from '../db/types.js';
 /** A transaction, or the pool (each statement its own transaction). */
 type Trx = Transaction<DB> | Kysely<DB>;
 
-export type EventRow = Selectable<EventsTable>;
+/** An events row as ingest writes it: the database computes `path` (migration 019). */
+export type EventRow = Omit<Selectable<EventsTable>, 'path'>;
 export type IdentityLinkRow = Selectable<IdentityLinksTable>;
 
 /** What the server enriches a site's items with; the batch checks they still hold. */

@@ -5,7 +5,7 @@
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../db/types.js';
-import { urlPath, VISIT_DIMENSION_SQL } from '../stats/visit-columns.js';
+import { VISIT_DIMENSION_SQL } from '../stats/visit-columns.js';
 
 export interface ActivityWindow {
   siteId: string;
@@ -62,7 +62,7 @@ export async function topPages(db: Kysely<DB>, w: ActivityWindow, limit: number)
   const { rows } = await sql<{ page: string; visitors: number }>`
     select p.page, count(distinct p.visitor_id)::int as visitors
     from (
-      select ${urlPath(sql`e.url`)} as page, e.visitor_id from events e
+      select e.path as page, e.visitor_id from events e
       where e.site_id = ${w.siteId} and e.type = 'pageview'
         and e.occurred_at >= ${w.since} and e.occurred_at <= ${w.until}
     ) p

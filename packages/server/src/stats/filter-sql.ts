@@ -10,7 +10,7 @@ import type { Filter, FilterLeaf } from './filters.js';
 import { containsPattern, matchesPattern } from './like-pattern.js';
 import type { EventDimension, VisitDimension } from './stats-vocabulary.js';
 import { isVisitDimension, PROPS_PREFIX } from './stats-vocabulary.js';
-import { urlPath, VISIT_DIMENSION_SQL } from './visit-columns.js';
+import { VISIT_DIMENSION_SQL } from './visit-columns.js';
 
 /** What one row of the filtered query is: a visit `v`, or an event `e` joined to its visit `v`. */
 export type FilteredRows = 'visits' | 'pageviews' | 'conversions';
@@ -18,7 +18,7 @@ export type FilteredRows = 'visits' | 'pageviews' | 'conversions';
 /** The value of an event dimension on the events row `alias`. */
 export function eventDimensionSql(dimension: EventDimension, alias: string): RawBuilder<string | null> {
   const column = (name: string) => sql.ref(`${alias}.${name}`);
-  if (dimension === 'event:page') return urlPath(sql`coalesce(${column('url')}, '')`);
+  if (dimension === 'event:page') return sql<string | null>`${column('path')}`;
   if (dimension === 'event:goal') return sql`${column('name')}`;
   return sql`(${column('properties')} ->> ${dimension.slice(PROPS_PREFIX.length)})`;
 }

@@ -7,21 +7,12 @@ import { type RawBuilder, sql } from 'kysely';
 import type { TimeDimension, VisitDimension, VisitMetric } from './stats-vocabulary.js';
 import { BOUNCE_ENGAGED_SECONDS } from './stats-vocabulary.js';
 
-/** The scheme and host of a URL, then its path up to the query or fragment. */
-export const URL_PATH_PATTERN = '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*([^?#]*)';
-
 /**
- * The path of a stored URL ('/' for none), null when no URL was stored. An http(s) URL (all that
- * ingest stores, bar capitals) takes string functions: the regular expression costs several
- * times a scan of the rows, and reports take the path of every pageview of a range.
+ * The path of a stored URL ('/' for none), null when no URL was stored: the database's one rule
+ * (`touchtrail_url_path`, migrations/019_event_paths.sql), which events also keep as `path`.
  */
-export function urlPath(url: RawBuilder<string>): RawBuilder<string | null> {
-  const rest = sql`split_part(split_part(substr(${url}, strpos(${url}, '://') + 3), '?', 1), '#', 1)`;
-  return sql`case when ${url} = '' then null
-    when ${url} like 'https://%' or ${url} like 'http://%'
-      then coalesce(substr(${rest}, nullif(strpos(${rest}, '/'), 0)), '/')
-    else coalesce(nullif(substring(${url} from ${sql.lit(URL_PATH_PATTERN)}), ''), '/') end`;
-}
+export const urlPath = (url: RawBuilder<string | null>): RawBuilder<string | null> =>
+  sql`touchtrail_url_path(${url})`;
 
 export const VISIT_DIMENSION_SQL: Record<VisitDimension, RawBuilder<string | null>> = {
   'visit:channel': sql`case when v.source_kind = 'ai' then 'ai' else v.session_ai_source end`,

@@ -6,7 +6,6 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/types.js';
-import { urlPath } from '../stats/visit-columns.js';
 import { conversionsOfVisit } from './visit-conversions.sql.js';
 
 /** Larger stored properties are never sent to the application (the trail nulls them anyway). */
@@ -35,7 +34,7 @@ export async function listTrailRows(
 ): Promise<TrailRow[]> {
   const { rows } = await sql<TrailRow>`
     select t.event_id, t.type, t.name, t.origin, t.is_payment, t.occurred_at,
-      ${urlPath(sql`coalesce(t.url, '')`)} as page,
+      t.path as page,
       case when octet_length(t.properties::text) > ${PROPERTIES_TRANSFER_LIMIT_BYTES} then null
         else t.properties end as properties,
       coalesce(octet_length(t.properties::text) > ${PROPERTIES_TRANSFER_LIMIT_BYTES}, false) as is_oversized,
@@ -45,12 +44,12 @@ export async function listTrailRows(
       ) end as next_pageview_at
     from visits v
     cross join lateral (
-      select e.event_id, e.type, e.name, e.origin, false as is_payment, e.occurred_at, e.url,
+      select e.event_id, e.type, e.name, e.origin, false as is_payment, e.occurred_at, e.path,
         e.properties, e.value_minor, e.currency
       from events e
       where e.site_id = v.site_id and e.visit_id = v.id and e.type = 'pageview'
       union all
-      select c.event_id, c.type, c.name, c.origin, c.is_payment, c.occurred_at, c.url,
+      select c.event_id, c.type, c.name, c.origin, c.is_payment, c.occurred_at, c.path,
         c.properties, c.value_minor, c.currency
       from ${conversionsOfVisit()} c
     ) t
