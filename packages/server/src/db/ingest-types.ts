@@ -16,7 +16,7 @@ export interface EventsTable {
   occurred_at: Timestamp;
   received_at: Timestamp;
   url: string | null;
-  /** The URL's path, computed by the database (migration 019, `touchtrail_url_path`). */
+  /** The URL's path, computed by the database (migration 023, `touchtrail_url_path`). */
   path: GeneratedAlways<string | null>;
   properties: JSONColumnType<Record<string, unknown> | null, string | null, string | null>;
   value_minor: number | null;

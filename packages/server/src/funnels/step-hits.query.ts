@@ -1,7 +1,7 @@
 /**
  * The pageviews and events of a funnel report that match at least one of its steps, as a
  * subquery. Pageviews are read by time (the block range index of 018 for a large site, the
- * btree of 017 for a small one) and matched on their stored path (019); events are read by
+ * btree of 017 for a small one) and matched on their stored path (023); events are read by
  * name (the index of 003).
  */
 import { type RawBuilder, sql } from 'kysely';

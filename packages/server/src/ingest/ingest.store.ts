@@ -13,7 +13,7 @@ import type { DB, SitesTable } from '../db/types.js';
 /** A transaction, or the pool (each statement its own transaction). */
 type Trx = Transaction<DB> | Kysely<DB>;
 
-/** An events row as ingest writes it: the database computes `path` (migration 019). */
+/** An events row as ingest writes it: the database computes `path` (migration 023). */
 export type EventRow = Omit<Selectable<EventsTable>, 'path'>;
 export type IdentityLinkRow = Selectable<IdentityLinksTable>;
 

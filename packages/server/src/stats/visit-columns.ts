@@ -9,7 +9,7 @@ import { BOUNCE_ENGAGED_SECONDS } from './stats-vocabulary.js';
 
 /**
  * The path of a stored URL ('/' for none), null when no URL was stored: the database's one rule
- * (`touchtrail_url_path`, migrations/019_event_paths.sql), which events also keep as `path`.
+ * (`touchtrail_url_path`, migrations/023_event_paths.sql), which events also keep as `path`.
  */
 export const urlPath = (url: RawBuilder<string | null>): RawBuilder<string | null> =>
   sql`touchtrail_url_path(${url})`;
