@@ -36,6 +36,18 @@ describe('POST /v1/stats/query, against a plain computation', () => {
     expect(all.results[0].metrics).toEqual([visits.length]);
   });
 
+  it('counts the same people over a range longer than a quarter, which counts them another way', async () => {
+    // Up to 92 days visits are grouped per person (stats/visit-grain.ts); longer ranges count
+    // distinct people. Both must give the plain answer.
+    const long = ['2025-11-01', '2026-03-12'];
+    const everything = inRange('UTC', long[0] as string, long[1] as string);
+    expect(everything).toHaveLength(visits.length);
+    const total = await query({ date_range: long });
+    expect(total.results).toEqual([{ dimensions: [], metrics: asRow(everything) }]);
+    const byChannel = await query({ date_range: long, dimensions: ['visit:channel'] });
+    expect(byChannel.results).toEqual(expectedBreakdown(everything, (v) => CHANNELS[v.source]));
+  });
+
   it('gives a daily series in UTC', async () => {
     const body = await query({ date_range: ['2026-03-01', '2026-03-10'], dimensions: ['time:day'] });
     const days = [...new Set(visits.map((v) => dayIn('UTC', v.start)))].sort();

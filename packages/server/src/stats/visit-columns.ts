@@ -65,6 +65,25 @@ export const personSql = (visitorId: RawBuilder<unknown>, personKey?: RawBuilder
 /** A bounce: one pageview, no custom browser event (`ce`, joined when asked) and little engagement. */
 const BOUNCED = sql`(v.pageviews = 1 and v.engaged_seconds < ${sql.lit(BOUNCE_ENGAGED_SECONDS)} and ce.visit_id is null)`;
 
+/**
+ * What each person contributes to a group (visit-grain.ts counts people by grouping per person,
+ * which PostgreSQL does with a hash where `count(distinct)` sorts): their visits, pageviews and
+ * engaged seconds, and their bounces when `ce` is joined.
+ */
+export const personPartialsSql = (withBounces: boolean) =>
+  sql`count(*) as n, sum(v.pageviews) as pv, sum(v.engaged_seconds) as eng,
+    ${withBounces ? sql`count(*) filter (where ${BOUNCED})` : sql`0`} as b`;
+
+/** The visit metrics over those per-person rows `pg`: the same figures as VISIT_METRIC_SQL. */
+export const VISIT_METRIC_OVER_PEOPLE_SQL: Record<VisitMetric, RawBuilder<number>> = {
+  visits: sql`coalesce(sum(pg.n), 0)::float8`,
+  pageviews: sql`coalesce(sum(pg.pv), 0)::float8`,
+  visitors: sql`count(*)::float8`,
+  views_per_visit: sql`coalesce(round(sum(pg.pv)::numeric / nullif(sum(pg.n), 0), 2), 0)::float8`,
+  visit_duration: sql`coalesce(round(sum(pg.eng)::numeric / nullif(sum(pg.n), 0)), 0)::float8`,
+  bounce_rate: sql`coalesce(round(100.0 * sum(pg.b) / nullif(sum(pg.n), 0), 1), 0)::float8`,
+};
+
 export const VISIT_METRIC_SQL: Record<VisitMetric, RawBuilder<number>> = {
   visits: sql`count(*)::float8`,
   pageviews: sql`coalesce(sum(v.pageviews), 0)::float8`,
