@@ -36,7 +36,7 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
   const keys = createKeysService({ db, clock });
   const accounts = createAccountsService({ db, clock, config, keys });
   const sites = createSitesService({ db, clock, accounts, keys });
-  const secondFactor = createSecondFactorService({ db, clock, config });
+  const secondFactor = createSecondFactorService({ db, clock, config, accounts });
   const sessions = createSessionsService({ db, clock, accounts, secondFactor });
   if (!config.secretKey) throw new Error('config.secretKey must be resolved before the services are built');
   const ingest = createIngestService({ db, clock, secretKey: config.secretKey });

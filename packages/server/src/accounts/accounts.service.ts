@@ -54,6 +54,11 @@ export function createAccountsService(deps: {
       return store.findLogin(db, email);
     },
 
+    /** A person's email and password hash (null for OpenID Connect only); undefined when unknown. */
+    findUser(userId: string) {
+      return store.findUser(db, userId);
+    },
+
     async isSetUp(): Promise<boolean> {
       return (await store.countAccounts(db)) > 0;
     },

@@ -37,6 +37,14 @@ export function setPasswordHash(db: Executor, userId: string, passwordHash: stri
   return db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
 }
 
+export function findUser(db: Executor, userId: string) {
+  return db
+    .selectFrom('users')
+    .select(['email', 'password_hash'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+}
+
 export function findLogin(db: Executor, email: string) {
   return db
     .selectFrom('users')

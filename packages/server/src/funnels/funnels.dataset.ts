@@ -9,9 +9,9 @@
  */
 import { newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
 import { HOUR_MS, SECOND_MS } from '../lib/clock.js';
+import { CHANNELS, REFERRERS, type Source } from '../stats/stats.dataset.js';
 import { seeded } from '../test/seeded.js';
 
-export type Source = 'chatgpt' | 'perplexity' | 'google' | 'direct';
 export type Action = { kind: 'page'; path: string } | { kind: 'event'; name: string; plan?: string };
 
 export interface PlannedVisit {
@@ -30,18 +30,8 @@ export interface PlannedPerson {
   serverPurchases: Date[];
 }
 
-export const REFERRERS: Record<Source, string> = {
-  chatgpt: 'https://chatgpt.com/',
-  perplexity: 'https://www.perplexity.ai/',
-  google: 'https://www.google.com/',
-  direct: '',
-};
-export const CHANNELS: Record<Source, string> = {
-  chatgpt: 'ai',
-  perplexity: 'ai',
-  google: 'search',
-  direct: 'direct',
-};
+export { CHANNELS, REFERRERS, type Source };
+
 const PATHS = ['/', '/blog/ai-analytics', '/blog/funnels', '/pricing', '/docs', '/Pricing-old'];
 const SOURCES: Source[] = ['chatgpt', 'perplexity', 'google', 'direct'];
 /** Seconds between a visit's actions: inside the 30-minute visit rule. */

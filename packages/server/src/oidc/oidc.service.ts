@@ -46,7 +46,7 @@ export function createOidcService(deps: {
   config: Config;
   sessions: Pick<SessionsService, 'start' | 'logout'>;
   invitations: Pick<InvitationsService, 'acceptForIdentity'>;
-  accounts: Pick<AccountsService, 'insertMember'>;
+  accounts: Pick<AccountsService, 'findLogin' | 'insertMember'>;
 }) {
   const { db, clock, config, sessions, invitations, accounts } = deps;
   const { oidc } = config;
@@ -87,7 +87,7 @@ export function createOidcService(deps: {
   }
 
   async function memberByEmail(email: string): Promise<Member | undefined> {
-    const row = await store.findMembershipByEmail(db, email);
+    const row = await accounts.findLogin(email);
     return row && { userId: row.user_id, accountId: row.account_id };
   }
 

@@ -13,15 +13,6 @@ export function findMembership(db: Executor, userId: string) {
     .executeTakeFirst();
 }
 
-export function findMembershipByEmail(db: Executor, email: string) {
-  return db
-    .selectFrom('users')
-    .innerJoin('memberships', 'memberships.user_id', 'users.id')
-    .select(['memberships.user_id', 'memberships.account_id', 'memberships.role'])
-    .where('users.email', '=', email)
-    .executeTakeFirst();
-}
-
 export function findLinkedUser(db: Executor, issuer: string, subject: string) {
   return db
     .selectFrom('oidc_links')

@@ -5,6 +5,7 @@
  * person's id as associated data.
  */
 import type { Kysely } from 'kysely';
+import type { AccountsService } from '../accounts/accounts.service.js';
 import type { Config } from '../config.js';
 import type { DB } from '../db/types.js';
 import { AppError } from '../http/errors.js';
@@ -27,10 +28,12 @@ export function createSecondFactorService({
   db,
   clock,
   config,
+  accounts,
 }: {
   db: Kysely<DB>;
   clock: Clock;
   config: Config;
+  accounts: Pick<AccountsService, 'findUser'>;
 }) {
   if (!config.secretKey) throw new Error('config.secretKey must be resolved before the services are built');
   const box = createSecretBox(config.secretKey);
@@ -71,7 +74,7 @@ export function createSecondFactorService({
 
     /** Starts (or restarts) enrolment: a new pending secret, shown this once. */
     async begin(userId: string): Promise<{ otpauth_uri: string; secret: string }> {
-      const person = await store.findPerson(db, userId);
+      const person = await accounts.findUser(userId);
       if (!person?.password_hash) {
         throw new AppError(
           409,

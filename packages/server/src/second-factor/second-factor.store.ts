@@ -4,14 +4,6 @@ import type { DB } from '../db/types.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
-export function findPerson(db: Executor, userId: string) {
-  return db
-    .selectFrom('users')
-    .select(['email', 'password_hash'])
-    .where('id', '=', userId)
-    .executeTakeFirst();
-}
-
 export function findFactor(db: Executor, userId: string) {
   return db.selectFrom('totp_factors').selectAll().where('user_id', '=', userId).executeTakeFirst();
 }

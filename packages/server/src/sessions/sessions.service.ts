@@ -47,7 +47,7 @@ export function createSessionsService({
 }: {
   db: Kysely<DB>;
   clock: Clock;
-  accounts: Pick<AccountsService, 'findLogin' | 'setPasswordHash'>;
+  accounts: Pick<AccountsService, 'findLogin' | 'findUser' | 'setPasswordHash'>;
   secondFactor: Pick<SecondFactorService, 'isEnrolled' | 'verify'>;
 }) {
   /** Stores a new session for a member and answers its cookie value. Every sign-in path ends here. */
@@ -176,7 +176,7 @@ export function createSessionsService({
 
     /** Sets a new password after checking the current one; ends every other session of the person. */
     async changePassword(userId: string, currentToken: string, input: { current: string; next: string }) {
-      const stored = (await store.findPasswordHash(db, userId))?.password_hash;
+      const stored = (await accounts.findUser(userId))?.password_hash;
       const isValid = await verifyPassword(input.current, stored ?? (await decoyPasswordHash()));
       if (!stored || !isValid) {
         throw new AppError(403, 'invalid_credentials', 'The current password is wrong', {

@@ -86,10 +86,6 @@ export function deleteOtherUserSessions(
     .execute();
 }
 
-export function findPasswordHash(db: Kysely<DB>, userId: string) {
-  return db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst();
-}
-
 export function insertPendingSignIn(db: Kysely<DB>, row: Insertable<PendingSignInsTable>) {
   return db.insertInto('pending_sign_ins').values(row).execute();
 }

@@ -20,7 +20,7 @@ export interface PlannedVisit {
   hasCustomEvent: boolean;
 }
 
-const REFERRERS: Record<Source, string> = {
+export const REFERRERS: Record<Source, string> = {
   chatgpt: 'https://chatgpt.com/',
   perplexity: 'https://www.perplexity.ai/',
   google: 'https://www.google.com/',
