@@ -27,6 +27,7 @@ import { createRevenueService } from './revenue/revenue.service.js';
 import { createSecondFactorService } from './second-factor/second-factor.service.js';
 import { createSessionsService } from './sessions/sessions.service.js';
 import { createSitesService } from './sites/sites.service.js';
+import { createStatsRollups } from './stats/rollups/rollup-job.js';
 import { createStatsService } from './stats/stats.service.js';
 import { createVisitorsService } from './visitors/visitors.service.js';
 import { createVisitsService } from './visits/visits.service.js';
@@ -56,6 +57,7 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
   const events = createEventsService({ db, clock, sites, rates, secretKey });
   const funnels = createFunnelsService({ db, clock, sites, rates });
   const realtime = createRealtimeService({ db, clock, sites, rates });
+  const statsRollups = createStatsRollups({ db, clock });
   const aiVisibility = createAiVisibilityService({ db, clock, sites, rates });
   // AI crawler tracking (issue 8).
   const botTokens = createBotTokensService({ db, clock, sites });
@@ -82,6 +84,7 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
     conversions,
     revenue,
     stats,
+    statsRollups,
     visits,
     events,
     funnels,

@@ -85,6 +85,20 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
   };
   // ─────────────────────────────────────────────────────────────────────────────────────────
 
+  // ── Background worker: stats rollups (stats/rollups/rollup-job.ts), every minute ─────────
+  // Builds the visit rollups of days whose visits have all ended (up to 400 days a run, so a
+  // year of a site after an upgrade takes one run), and drops days that identity links changed.
+  const statsRollups = startPeriodicJob({
+    intervalMs: MINUTE_MS,
+    run: async () => {
+      const report = await app.services.statsRollups.runOnce();
+      if (report.built + report.stale > 0)
+        app.log.info({ job: 'stats-rollups', ...report }, 'stats rollups built');
+    },
+    onError: (error) => app.log.error({ err: error, job: 'stats-rollups' }, 'stats rollups failed'),
+  });
+  // ─────────────────────────────────────────────────────────────────────────────────────────
+
   // ── Background worker: retention (retention/retention.ts), every hour ──────────────────
   // Conversion records go 365 days after they happened (and were received), raw crawler hits
   // 90 days after; daily totals stay. Each purge runs even when the other one fails.
@@ -121,6 +135,7 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
     await attribution.stop();
     await stopWebhookJobs();
     await retention.stop();
+    await statsRollups.stop();
     await stopDownloadRefreshes();
   };
 }

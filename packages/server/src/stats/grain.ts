@@ -27,7 +27,7 @@ export const rangeStart = (q: DayRange) => sql`(${q.from}::date::timestamp at ti
 export const rangeEnd = (q: DayRange) => sql`((${q.to}::date + 1)::timestamp at time zone ${q.timezone})`;
 
 /** The `pl` join that `personSql` reads, on the visitor id column given. */
-export const personJoin = (q: GrainQuery, visitorId: string) =>
+export const personJoin = (q: Pick<GrainQuery, 'siteId'>, visitorId: string) =>
   sql`left join ${personLinks(q.siteId)} pl on pl.visitor_id = ${sql.ref(visitorId)}`;
 
 /** The dimension names a query's filters use. */

@@ -14,9 +14,17 @@ import type { DB } from '../db/types.js';
  */
 const READ_WORK_MEM = '32MB';
 
-/** Runs a read with READ_WORK_MEM, in a transaction of its own so the setting ends with it. */
-function withReadMemory<R>(db: Kysely<DB>, read: (trx: Kysely<DB>) => Promise<R>): Promise<R> {
-  return db.transaction().execute(async (trx) => {
+/**
+ * Runs a read with READ_WORK_MEM, in a transaction of its own so the setting ends with it; with
+ * `snapshot`, all its statements see one snapshot (repeatable read).
+ */
+export function withReadMemory<R>(
+  db: Kysely<DB>,
+  read: (trx: Kysely<DB>) => Promise<R>,
+  { snapshot = false }: { snapshot?: boolean } = {},
+): Promise<R> {
+  const transaction = db.transaction();
+  return (snapshot ? transaction.setIsolationLevel('repeatable read') : transaction).execute(async (trx) => {
     await sql`set local work_mem = ${sql.lit(READ_WORK_MEM)}`.execute(trx);
     return read(trx);
   });

@@ -3,8 +3,9 @@
  * (visit metrics, or page metrics by `event:page`) is ordered and paged by the database. A query
  * mixing grains reads each grain's groups whole, sets them side by side by their dimension
  * values, derives the conversion rate and the money figures, then orders and pages the rows here
- * (row-order.ts). Rollups, sketches or a columnar engine plug in behind the grains, without the
- * service or the routes changing.
+ * (row-order.ts). Visit metrics come from the rollups where they can answer (rollups/), which
+ * may estimate people; a columnar engine could plug in the same way, without the service or the
+ * routes changing.
  */
 import type { Kysely } from 'kysely';
 import type { AttributionModel, DB } from '../db/types.js';
@@ -16,8 +17,9 @@ import { isSingleGrain, type StatsPlan } from './metric-rules.js';
 import { inSiteCurrency, type Unconverted } from './money.js';
 import { pageviewGrain } from './pageview-grain.js';
 import { revenueAmounts } from './revenue-grain.js';
+import { readVisitGroupsFromRollups } from './rollups/rollup-reader.js';
 import { orderRows } from './row-order.js';
-import type { Dimension, Metric } from './stats-vocabulary.js';
+import type { Dimension, Metric, VisitMetric } from './stats-vocabulary.js';
 import { isEventDimension } from './stats-vocabulary.js';
 import { visitGrain } from './visit-grain.js';
 
@@ -50,6 +52,8 @@ export interface StatsAnswer {
   /** With a comparison range: every group of that range, unordered and unpaged, for matching. */
   earlierRows?: StatsRow[];
   unconverted: Unconverted[];
+  /** Metrics answered with an estimate (people counted from sketches), for `meta.approximate`. */
+  approximate: Metric[];
 }
 
 export async function answerStatsQuery(
@@ -59,24 +63,61 @@ export async function answerStatsQuery(
   options: { withTotalRows: boolean; comparison?: { from: string; to: string } },
 ): Promise<StatsAnswer> {
   const { comparison } = options;
+  const estimated = new Set<Metric>();
   const [main, earlier] = await Promise.all([
-    isSingleGrain(plan) ? pagedInDatabase(db, query, plan, options.withTotalRows) : merged(db, query, plan),
-    comparison ? merged(db, { ...query, ...comparison, limit: null, offset: 0 }, plan) : undefined,
+    isSingleGrain(plan)
+      ? pagedInDatabase(db, query, plan, options.withTotalRows, estimated)
+      : merged(db, query, plan, estimated),
+    comparison ? merged(db, { ...query, ...comparison, limit: null, offset: 0 }, plan, estimated) : undefined,
   ]);
   return {
     rows: main.rows,
     ...(options.withTotalRows && main.totalRows !== undefined ? { totalRows: main.totalRows } : {}),
     ...(earlier === undefined ? {} : { earlierRows: earlier.rows }),
     unconverted: main.unconverted,
+    approximate: query.metrics.filter((name) => estimated.has(name)),
   };
 }
 
-function singleGrain(q: StatsQuery, plan: StatsPlan): Grouped {
-  return plan.visit.length > 0 ? visitGrain(q, plan.visit) : pageviewGrain(q, plan.pageview);
+/**
+ * Visit metrics per group, from the rollups when they can answer, else from the visits. Adds
+ * `visitors` to `estimated` when people were counted with a sketch's registers.
+ */
+async function readVisitGroups(
+  db: Kysely<DB>,
+  q: StatsQuery | GrainQuery,
+  metrics: VisitMetric[],
+  estimated: Set<Metric>,
+): Promise<GroupedRow[]> {
+  const fromRollups = await readVisitGroupsFromRollups(db, q, metrics);
+  if (!fromRollups) return readGroups(db, visitGrain(q, metrics));
+  if (fromRollups.peopleEstimated) estimated.add('visitors');
+  return fromRollups.rows;
 }
 
-async function pagedInDatabase(db: Kysely<DB>, q: StatsQuery, plan: StatsPlan, withTotalRows: boolean) {
-  const grouped = singleGrain(q, plan);
+async function pagedInDatabase(
+  db: Kysely<DB>,
+  q: StatsQuery,
+  plan: StatsPlan,
+  withTotalRows: boolean,
+  estimated: Set<Metric>,
+) {
+  if (plan.visit.length > 0) {
+    const fromRollups = await readVisitGroupsFromRollups(db, q, plan.visit);
+    if (fromRollups) {
+      if (fromRollups.peopleEstimated) estimated.add('visitors');
+      const ordered = orderRows(fromRollups.rows, q);
+      return {
+        rows: (q.limit === null ? ordered.slice(q.offset) : ordered.slice(q.offset, q.offset + q.limit)).map(
+          ({ dimensions, metrics }) => ({ dimensions, metrics }),
+        ),
+        totalRows: withTotalRows ? ordered.length : undefined,
+        unconverted: [],
+      };
+    }
+  }
+  const grouped: Grouped =
+    plan.visit.length > 0 ? visitGrain(q, plan.visit) : pageviewGrain(q, plan.pageview);
   const alias = (name: string) => {
     const dimension = q.dimensions.indexOf(name as Dimension);
     return dimension >= 0 ? `d${dimension}` : `m${q.metrics.indexOf(name as Metric)}`;
@@ -96,7 +137,7 @@ async function pagedInDatabase(db: Kysely<DB>, q: StatsQuery, plan: StatsPlan, w
 type Values = Partial<Record<Metric | 'converters', number>>;
 
 /** Every grain's groups side by side, keyed by their dimension values. */
-async function merged(db: Kysely<DB>, q: StatsQuery, plan: StatsPlan) {
+async function merged(db: Kysely<DB>, q: StatsQuery, plan: StatsPlan, estimated: Set<Metric>) {
   const groups = new Map<string, { dimensions: (string | null)[]; values: Values }>();
   const add = (dimensions: (string | null)[], values: Values) => {
     // A group whose every figure asked is 0 (a payment's group, read for the rate alone) has no data.
@@ -136,8 +177,13 @@ async function merged(db: Kysely<DB>, q: StatsQuery, plan: StatsPlan) {
         }),
     );
 
-  if (plan.visit.length > 0)
-    read(visitGrain(q, plan.visit), (row) => add(row.dimensions, named(plan.visit, row)));
+  if (plan.visit.length > 0) {
+    reads.push(
+      readVisitGroups(db, q, plan.visit, estimated).then((rows) => {
+        for (const row of rows) add(row.dimensions, named(plan.visit, row));
+      }),
+    );
+  }
   if (plan.pageview.length > 0)
     read(pageviewGrain(q, plan.pageview), (row) => add(row.dimensions, named(plan.pageview, row)));
   if (plan.conversion.length > 0) {
@@ -145,7 +191,7 @@ async function merged(db: Kysely<DB>, q: StatsQuery, plan: StatsPlan) {
   }
   if (plan.goalValue) readMoney(goalValues(q), ['goal_value']);
   if (plan.revenue) readMoney(revenueAmounts(q, q.model), ['revenue_net', 'revenue_refunded']);
-  const visitors = plan.rate ? rateDenominators(db, q) : undefined;
+  const visitors = plan.rate ? rateDenominators(db, q, estimated) : undefined;
   await Promise.all(reads);
   const denominators = await visitors;
 
@@ -180,8 +226,10 @@ const visitDimensionValues = (q: StatsQuery, values: (string | null)[]) =>
   values.filter((_, i) => !isEventDimension(q.dimensions[i] as string));
 
 /** Visitors per group of the time and visit dimensions: the base of the conversion rate. */
-async function rateDenominators(db: Kysely<DB>, q: StatsQuery) {
+async function rateDenominators(db: Kysely<DB>, q: StatsQuery, estimated: Set<Metric>) {
   const grain: GrainQuery = { ...q, dimensions: q.dimensions.filter((name) => !isEventDimension(name)) };
-  const rows = await readGroups(db, visitGrain(grain, ['visitors']));
+  const base = new Set<Metric>();
+  const rows = await readVisitGroups(db, grain, ['visitors'], base);
+  if (base.size > 0) estimated.add('conversion_rate');
   return new Map(rows.map((row) => [JSON.stringify(row.dimensions), row.metrics[0] ?? 0]));
 }

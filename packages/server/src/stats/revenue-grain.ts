@@ -5,12 +5,14 @@
  * credited source label only, so revenue breaks down by time, channel and assistant, and is
  * filtered by channel and assistant alone (metric-rules.ts).
  */
-import { type RawBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { AttributionModel } from '../db/types.js';
 import { AI_ASSISTANTS } from '../sources/sources.data.js';
 import { filterSql } from './filter-sql.js';
 import type { GrainQuery } from './grain.js';
 import type { Grouped } from './grouped-query.js';
+import { isTimeDimension } from './stats-vocabulary.js';
+import { dayBucketSql } from './visit-columns.js';
 
 const AI_LABELS = sql.join(AI_ASSISTANTS.map((assistant) => sql.lit(assistant.label)));
 
@@ -22,12 +24,6 @@ export const REVENUE_DIMENSION_SQL = {
   'visit:ai_source': sql<string | null>`case when d.source in (${AI_LABELS}) then d.source end`,
 } as const;
 
-const TIME_SQL: Record<string, RawBuilder<string>> = {
-  'time:day': sql`to_char(d.day, 'YYYY-MM-DD')`,
-  'time:week': sql`to_char(date_trunc('week', d.day), 'YYYY-MM-DD')`,
-  'time:month': sql`to_char(date_trunc('month', d.day), 'YYYY-MM-DD')`,
-};
-
 export function revenueAmounts(q: GrainQuery, model: AttributionModel): Grouped {
   return {
     rows: sql`
@@ -36,7 +32,9 @@ export function revenueAmounts(q: GrainQuery, model: AttributionModel): Grouped 
         and d.day >= ${q.from}::date and d.day <= ${q.to}::date
         and ${filterSql({ op: 'and', filters: q.filters }, 'visits', REVENUE_DIMENSION_SQL)}`,
     dimensions: q.dimensions.map((name) => {
-      const expression = TIME_SQL[name] ?? REVENUE_DIMENSION_SQL[name as keyof typeof REVENUE_DIMENSION_SQL];
+      const expression = isTimeDimension(name)
+        ? dayBucketSql(name, sql`d.day`)
+        : REVENUE_DIMENSION_SQL[name as keyof typeof REVENUE_DIMENSION_SQL];
       if (!expression) throw new Error(`revenue grain asked for ${name}`);
       return expression;
     }),

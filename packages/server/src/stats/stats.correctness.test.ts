@@ -1,13 +1,17 @@
 /**
  * Checks `POST /v1/stats/query` against a plain computation over the generated traffic of
- * stats.dataset.ts.
+ * stats.dataset.ts: once over the raw visits, once with the days built into the rollups, which
+ * must give the same answers (in UTC they read the rollups for every day but today).
  */
 import { describe, expect, it } from 'vitest';
 import { CHANNELS } from './stats.dataset.js';
 import { asRow, dayIn, expectedBreakdown, isBounce, sum, useStatsDataset } from './stats.expected.js';
 
-describe('POST /v1/stats/query, against a plain computation', () => {
-  const { visits, inRange, query } = useStatsDataset();
+describe.each([
+  { rollups: false, reading: 'the raw visits' },
+  { rollups: true, reading: 'the rollups' },
+])('POST /v1/stats/query, against a plain computation, reading $reading', ({ rollups }) => {
+  const { visits, inRange, query } = useStatsDataset({ rollups });
 
   it('has the cases the dataset promises', () => {
     expect(visits.some(isBounce)).toBe(true);

@@ -67,8 +67,12 @@ export function compared(
   return { dimensions, metrics, comparison: { dimensions: before, metrics: earlier, change } };
 }
 
-/** The test app holding the dataset, with `query` answering for its site (every metric unless told). */
-export function useStatsDataset() {
+/**
+ * The test app holding the dataset, with `query` answering for its site (every metric unless
+ * told). With `rollups`, the rollup job then builds every day but the last (stats/rollups/), so
+ * the answers come from the rollups and the raw visits together.
+ */
+export function useStatsDataset({ rollups = false }: { rollups?: boolean } = {}) {
   const t = useTestApp();
   const visits = generateVisits();
   let site: Awaited<ReturnType<typeof insertSite>>;
@@ -85,6 +89,11 @@ export function useStatsDataset() {
         throw new Error(`collect answered ${response.statusCode}: ${response.body}`);
     }
     t.clock.set(new Date('2026-03-12T12:00:00Z'));
+    if (rollups) {
+      const report = await t.app.services.statsRollups.runOnce();
+      // From the first visit to the 11th: the 12th, today, has not ended.
+      expect(report).toEqual({ built: 11, stale: 0, waiting: 0 });
+    }
   });
 
   const query = async (body: Record<string, unknown>) => {
@@ -95,7 +104,10 @@ export function useStatsDataset() {
       payload: { site_id: site.snippet_key, metrics: VISIT_METRICS, ...body },
     });
     expect(response.statusCode, response.body).toBe(200);
-    return response.json();
+    const answer = response.json();
+    // Small groups: the rollups' people are exact lists.
+    expect(answer.meta.approximate).toEqual([]);
+    return answer;
   };
 
   return { visits, inRange, onDay, query };

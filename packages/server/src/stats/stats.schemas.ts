@@ -177,7 +177,11 @@ export const statsAnswerSchema = z
       currency: z.string().describe('The site currency: money metrics are in its minor units'),
       approximate: z
         .array(z.string())
-        .describe('Metrics of this answer that are estimates; empty, as every metric is counted exactly'),
+        .describe(
+          'Metrics of this answer that are estimates: `visitors` (and `conversion_rate`, whose base they are) ' +
+            'when a day of the range had more than 512 people in one group and people were counted from the ' +
+            'daily rollups with a HyperLogLog sketch (standard error 1.6%); empty when every figure is exact',
+        ),
       unconverted: z
         .array(z.object({ metric: z.string(), currency: z.string(), amount: z.number().int() }))
         .optional()

@@ -73,7 +73,7 @@ export function createStatsService({
           ...(earlier ? { comparison_range: [earlier.from, earlier.to] as [string, string] } : {}),
           ...(answer.totalRows === undefined ? {} : { total_rows: answer.totalRows }),
           currency: site.currency,
-          approximate: [],
+          approximate: answer.approximate,
           ...(money ? { unconverted: answer.unconverted } : {}),
         },
         query: {

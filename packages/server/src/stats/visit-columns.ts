@@ -53,6 +53,20 @@ export function timeBucketSql(
   }
 }
 
+/** Buckets of a `date` column (a UTC day of a rollup) as timeBucketSql writes them; not hours. */
+export function dayBucketSql(dimension: TimeDimension, column: RawBuilder<unknown>): RawBuilder<string> {
+  switch (dimension) {
+    case 'time:day':
+      return sql`to_char(${column}, 'YYYY-MM-DD')`;
+    case 'time:week':
+      return sql`to_char(date_trunc('week', ${column}), 'YYYY-MM-DD')`;
+    case 'time:month':
+      return sql`to_char(date_trunc('month', ${column}), 'YYYY-MM-DD')`;
+    case 'time:hour':
+      throw new Error('a day has no hours');
+  }
+}
+
 /**
  * The person behind a visitor id (or, for a server event without one, a person key), as the
  * visitor reports merge them (identity/identity.ts): the `pl` join of `personLinks`.
@@ -62,8 +76,15 @@ export const personSql = (visitorId: RawBuilder<unknown>, personKey?: RawBuilder
     ? sql`coalesce('p:' || pl.person_key, 'v:' || ${visitorId}, 'p:' || ${personKey})`
     : sql`coalesce('p:' || pl.person_key, 'v:' || ${visitorId})`;
 
-/** A bounce: one pageview, no custom browser event (`ce`, joined when asked) and little engagement. */
-const BOUNCED = sql`(v.pageviews = 1 and v.engaged_seconds < ${sql.lit(BOUNCE_ENGAGED_SECONDS)} and ce.visit_id is null)`;
+/** The visits `v` that had a custom browser event, as `ce`: what saves a one-page visit from bouncing. */
+export const customEventsJoin = (siteId: string, start: RawBuilder<unknown>) => sql`left join (
+    select distinct e.visit_id from events e
+    where e.site_id = ${siteId} and e.type = 'event' and e.origin = 'browser'
+      and e.visit_id is not null and e.occurred_at >= ${start}
+  ) ce on ce.visit_id = v.id`;
+
+/** A bounce: one pageview, no custom browser event (`ce` of customEventsJoin) and little engagement. */
+export const BOUNCED = sql<boolean>`(v.pageviews = 1 and v.engaged_seconds < ${sql.lit(BOUNCE_ENGAGED_SECONDS)} and ce.visit_id is null)`;
 
 /**
  * What each person contributes to a group (visit-grain.ts counts people by grouping per person,

@@ -5,7 +5,8 @@
  * person and group, and every metric is summed from those rows: PostgreSQL hashes that grouping
  * where `count(distinct person)` sorts every visit. On 3M pageviews that made 30-day reports
  * 1.3 to 1.6 times faster, but a 12-month breakdown 1.3 times slower, its hash no longer fitting
- * in memory (bench/RESULTS.md), so longer ranges count distinct people.
+ * in memory (bench/RESULTS.md), so longer ranges count distinct people. Days the rollups hold
+ * are read from them instead (rollups/rollup-reader.ts), with these rows for the other days.
  */
 import { type RawBuilder, sql } from 'kysely';
 import { DAY_MS } from '../lib/clock.js';
@@ -14,6 +15,7 @@ import { type GrainQuery, personJoin, rangeEnd, rangeStart } from './grain.js';
 import type { Grouped } from './grouped-query.js';
 import { isTimeDimension, isVisitDimension, type VisitMetric } from './stats-vocabulary.js';
 import {
+  customEventsJoin,
   personPartialsSql,
   personSql,
   timeBucketSql,
@@ -27,39 +29,48 @@ const PER_PERSON_MAX_DAYS = 92;
 
 const daysIn = (q: GrainQuery) => (Date.parse(q.to) - Date.parse(q.from)) / DAY_MS + 1;
 
-export function visitGrain(q: GrainQuery, metrics: VisitMetric[]): Grouped {
+/** The query's visits (`from … where …`) and its dimensions over them. */
+function visitRows(q: GrainQuery, withBounces: boolean, countsPeople: boolean) {
   const start = rangeStart(q);
-  const withBounces = metrics.includes('bounce_rate');
-  const customEvents = withBounces
-    ? sql`left join (
-        select distinct e.visit_id from events e
-        where e.site_id = ${q.siteId} and e.type = 'event' and e.origin = 'browser'
-          and e.visit_id is not null and e.occurred_at >= ${start}
-      ) ce on ce.visit_id = v.id`
-    : sql``;
-  const countsPeople = metrics.includes('visitors');
-  const rows = sql`
-      from visits v ${customEvents} ${countsPeople ? personJoin(q, 'v.visitor_id') : sql``}
+  return {
+    rows: sql`
+      from visits v ${withBounces ? customEventsJoin(q.siteId, start) : sql``}
+      ${countsPeople ? personJoin(q, 'v.visitor_id') : sql``}
       where v.site_id = ${q.siteId} and v.started_at >= ${start} and v.started_at < ${rangeEnd(q)}
-        and ${filterSql({ op: 'and', filters: q.filters }, 'visits')}`;
-  const dimensions = q.dimensions.map((name): RawBuilder<unknown> => {
-    if (isTimeDimension(name)) return timeBucketSql(name, q.timezone, sql`v.started_at`);
-    if (isVisitDimension(name)) return VISIT_DIMENSION_SQL[name];
-    throw new Error(`visit grain asked for ${name}`);
-  });
-  if (!countsPeople || daysIn(q) > PER_PERSON_MAX_DAYS) {
-    return { rows, dimensions, metrics: metrics.map((name) => VISIT_METRIC_SQL[name]) };
-  }
+        and ${filterSql({ op: 'and', filters: q.filters }, 'visits')}`,
+    dimensions: q.dimensions.map((name): RawBuilder<unknown> => {
+      if (isTimeDimension(name)) return timeBucketSql(name, q.timezone, sql`v.started_at`);
+      if (isVisitDimension(name)) return VISIT_DIMENSION_SQL[name];
+      throw new Error(`visit grain asked for ${name}`);
+    }),
+  };
+}
+
+/**
+ * One row per group (`g0`…) and person (`person`) with what the person contributes: visits
+ * `n`, pageviews `pv`, engaged seconds `eng` and, with `withBounces`, bounces `b`.
+ */
+export function visitsPerPersonSql(q: GrainQuery, withBounces: boolean): RawBuilder<unknown> {
+  const { rows, dimensions } = visitRows(q, withBounces, true);
   const groupColumns = dimensions.map((dimension, i) => sql`${dimension} as ${sql.ref(`g${i}`)}`);
   const positions = sql.raw([...Array(dimensions.length + 1).keys()].map((i) => i + 1).join(', '));
+  return sql`
+    select ${sql.join([...groupColumns, sql`${personSql(sql`v.visitor_id`)} as person`])},
+      ${personPartialsSql(withBounces)}
+    ${rows}
+    group by ${positions}`;
+}
+
+export function visitGrain(q: GrainQuery, metrics: VisitMetric[]): Grouped {
+  const withBounces = metrics.includes('bounce_rate');
+  const countsPeople = metrics.includes('visitors');
+  if (!countsPeople || daysIn(q) > PER_PERSON_MAX_DAYS) {
+    const { rows, dimensions } = visitRows(q, withBounces, countsPeople);
+    return { rows, dimensions, metrics: metrics.map((name) => VISIT_METRIC_SQL[name]) };
+  }
   return {
-    rows: sql`from (
-      select ${sql.join([...groupColumns, sql`${personSql(sql`v.visitor_id`)} as person`])},
-        ${personPartialsSql(withBounces)}
-      ${rows}
-      group by ${positions}
-    ) pg`,
-    dimensions: dimensions.map((_, i) => sql.ref(`pg.g${i}`)),
+    rows: sql`from (${visitsPerPersonSql(q, withBounces)}) pg`,
+    dimensions: q.dimensions.map((_, i) => sql.ref(`pg.g${i}`)),
     metrics: metrics.map((name) => VISIT_METRIC_OVER_PEOPLE_SQL[name]),
   };
 }

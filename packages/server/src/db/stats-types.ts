@@ -1,0 +1,34 @@
+/** Row types of the stats rollups (migrations/024_stats_rollups.sql). */
+import type { Timestamp } from './column-types.js';
+
+export interface StatsVisitRollupsTable {
+  site_id: string;
+  dimension: string;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  /** '' for a null value. */
+  value: string;
+  visits: number;
+  pageviews: number;
+  bounces: number;
+  engaged_seconds: number;
+  /** A stored PeopleSketch (stats/rollups/people-sketch.ts). */
+  people: Uint8Array;
+}
+
+export interface StatsRollupDaysTable {
+  site_id: string;
+  day: string;
+  built_at: Timestamp;
+}
+
+export interface StatsRollupSitesTable {
+  site_id: string;
+  links_checked_at: Timestamp;
+}
+
+export interface StatsTables {
+  stats_visit_rollups: StatsVisitRollupsTable;
+  stats_rollup_days: StatsRollupDaysTable;
+  stats_rollup_sites: StatsRollupSitesTable;
+}

@@ -1,0 +1,109 @@
+/**
+ * Keeps the visit rollups (rollup-day.ts) up to date, one pass per run of the background job:
+ * for each site, first drops the built days that identity links made since the last pass have
+ * made stale (a link merges a visitor id into a person, which changes the people of every day
+ * that visitor id visited), then builds the days not built yet, oldest first, from the site's
+ * first visit to the last day that can have ended (a visit may go on up to 30 idle minutes past
+ * midnight). Safe in several processes at once: a day's build is one transaction that takes the
+ * day's row first.
+ */
+import { type Kysely, sql } from 'kysely';
+import type { DB } from '../../db/types.js';
+import type { Clock } from '../../lib/clock.js';
+import { DAY_MS, MINUTE_MS } from '../../lib/clock.js';
+import { buildRollupDay, deleteRollupRows } from './rollup-day.js';
+
+/**
+ * A link is seen by every build that started this long after it was made: longer than any
+ * ingest transaction takes to commit. Days built within it are dropped again, to be sure.
+ */
+const LINK_COMMIT_MARGIN_MS = 5 * MINUTE_MS;
+/** As touchtrail_visit_idle(): a visit started before midnight may go on this long past it. */
+const VISIT_IDLE_MS = 30 * MINUTE_MS;
+
+export interface RollupRunReport {
+  built: number;
+  /** Days dropped because of identity links made after they were built. */
+  stale: number;
+  /** Days left for a later run: a visit of theirs may still go on, or the run's budget was spent. */
+  waiting: number;
+}
+
+export function createStatsRollups({ db, clock }: { db: Kysely<DB>; clock: Clock }) {
+  /** The last UTC day whose visits can all have ended by `now`. */
+  const lastClosableDay = (now: Date) =>
+    new Date(now.getTime() - VISIT_IDLE_MS - DAY_MS).toISOString().slice(0, 10);
+
+  async function dropStaleDays(siteId: string, now: Date): Promise<number> {
+    return db.transaction().execute(async (trx) => {
+      const checked = await trx
+        .selectFrom('stats_rollup_sites')
+        .select('links_checked_at')
+        .where('site_id', '=', siteId)
+        .forUpdate()
+        .executeTakeFirst();
+      let stale: string[] = [];
+      if (checked) {
+        const margin = sql`(interval '1 millisecond' * ${LINK_COMMIT_MARGIN_MS})`;
+        const { rows } = await sql<{ day: string }>`
+          delete from stats_rollup_days d
+          using identity_links l
+          join visits v on v.site_id = l.site_id and v.visitor_id = l.visitor_id
+          where l.site_id = ${siteId} and l.created_at > ${checked.links_checked_at}::timestamptz - ${margin}
+            and d.site_id = l.site_id and d.day = (v.started_at at time zone 'UTC')::date
+            and d.built_at < l.created_at + ${margin}
+          returning to_char(d.day, 'YYYY-MM-DD') as day
+        `.execute(trx);
+        stale = [...new Set(rows.map((row) => row.day))];
+        await deleteRollupRows(trx, siteId, stale);
+      }
+      await trx
+        .insertInto('stats_rollup_sites')
+        .values({ site_id: siteId, links_checked_at: now })
+        .onConflict((oc) => oc.column('site_id').doUpdateSet({ links_checked_at: now }))
+        .execute();
+      return stale.length;
+    });
+  }
+
+  async function daysToBuild(siteId: string, lastDay: string, limit: number): Promise<string[]> {
+    const { rows } = await sql<{ day: string }>`
+      select to_char(d, 'YYYY-MM-DD') as day
+      from (select (min(started_at) at time zone 'UTC')::date as first from visits where site_id = ${siteId}) f,
+        generate_series(f.first, ${lastDay}::date, interval '1 day') d
+      where not exists (select 1 from stats_rollup_days r where r.site_id = ${siteId} and r.day = d::date)
+      order by d
+      limit ${limit}
+    `.execute(db);
+    return rows.map((row) => row.day);
+  }
+
+  return {
+    /** One pass over every site, building at most `maxDays` days in all. */
+    async runOnce({ maxDays = 400 }: { maxDays?: number } = {}): Promise<RollupRunReport> {
+      const now = clock.now();
+      const lastDay = lastClosableDay(now);
+      const report: RollupRunReport = { built: 0, stale: 0, waiting: 0 };
+      // A site being erased is left alone: its visits are going.
+      const sites = await db
+        .selectFrom('sites')
+        .select('id')
+        .where('erasure_started_at', 'is', null)
+        .orderBy('id')
+        .execute();
+      for (const { id } of sites) {
+        report.stale += await dropStaleDays(id, now);
+        const budget = maxDays - report.built;
+        const days = await daysToBuild(id, lastDay, budget + 1);
+        report.waiting += Math.max(0, days.length - budget);
+        for (const day of days.slice(0, budget)) {
+          if (await buildRollupDay(db, id, day, now)) report.built += 1;
+          else report.waiting += 1;
+        }
+      }
+      return report;
+    },
+  };
+}
+
+export type StatsRollups = ReturnType<typeof createStatsRollups>;

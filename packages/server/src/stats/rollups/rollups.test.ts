@@ -1,0 +1,173 @@
+/**
+ * The visit rollups: which days the job builds and when, that reports read them, that identity
+ * links made later rebuild the days they change, that two builders at once write one copy, and
+ * that people of a large day are estimated and said to be. The answers equal the raw ones
+ * throughout stats.correctness.test.ts, which runs once over the rollups.
+ */
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { collect, newVisitorId, pageview } from '../../ingest/ingest.fixtures.js';
+import { bearer, useTestApp } from '../../test/app.js';
+import { insertSite } from '../../test/factories.js';
+
+describe('stats rollups', () => {
+  const t = useTestApp();
+  const run = () => t.app.services.statsRollups.runOnce();
+  type Site = Awaited<ReturnType<typeof insertSite>>;
+
+  const builtDays = async (site: Site) =>
+    (
+      await t.database.db
+        .selectFrom('stats_rollup_days')
+        .select(sql<string>`to_char(day, 'YYYY-MM-DD')`.as('day'))
+        .where('site_id', '=', site.id)
+        .orderBy('day')
+        .execute()
+    ).map((row) => row.day);
+
+  const rollupRows = async (site: Site) =>
+    Number(
+      (
+        await t.database.db
+          .selectFrom('stats_visit_rollups')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('site_id', '=', site.id)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  const visit = async (site: Site, vid: string, at: string, path = '/', ref = '') => {
+    t.clock.set(new Date(at));
+    const response = await collect(t, pageview(site.snippet_key, vid, `https://${site.domain}${path}`, ref));
+    expect(response.statusCode, response.body).toBe(202);
+  };
+
+  const query = async (site: Site, body: Record<string, unknown>) => {
+    const response = await t.request({
+      method: 'POST',
+      url: '/v1/stats/query',
+      headers: bearer(t.owner.apiKey),
+      payload: { site_id: site.snippet_key, metrics: ['visitors', 'visits', 'pageviews'], ...body },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json();
+  };
+
+  it('builds each day once its visits have ended, and reads the built days from the rollups', async () => {
+    const site = await insertSite(t, t.owner.accountId);
+    await visit(site, newVisitorId(), '2026-04-01T10:00:00Z', '/', 'https://chatgpt.com/');
+    const late = newVisitorId();
+    await visit(site, late, '2026-04-01T23:50:00Z', '/pricing');
+    // Still the same visit 30 minutes later, on the next day.
+    await visit(site, late, '2026-04-02T00:20:00Z', '/docs');
+
+    t.clock.set(new Date('2026-04-02T00:45:00Z'));
+    await run();
+    expect(await builtDays(site)).toEqual([]);
+    t.clock.set(new Date('2026-04-02T00:51:00Z'));
+    await run();
+    expect(await builtDays(site)).toEqual(['2026-04-01']);
+    await visit(site, newVisitorId(), '2026-04-02T09:00:00Z');
+
+    const range = { date_range: ['2026-04-01', '2026-04-02'] };
+    const before = await query(site, { ...range, dimensions: ['visit:channel'] });
+    expect(before.results).toEqual([
+      { dimensions: ['direct'], metrics: [2, 2, 3] },
+      { dimensions: ['ai'], metrics: [1, 1, 1] },
+    ]);
+    // Without the raw visits of the built day the answer stands: it came from the rollups.
+    await t.database.db
+      .deleteFrom('visits')
+      .where('site_id', '=', site.id)
+      .where('started_at', '<', new Date('2026-04-02T00:00:00Z'))
+      .execute();
+    expect((await query(site, { ...range, dimensions: ['visit:channel'] })).results).toEqual(before.results);
+    // A zone other than UTC, or an hourly series, reads the raw visits.
+    const berlin = await query(site, { ...range, timezone: 'Europe/Berlin' });
+    expect(berlin.results[0].metrics).toEqual([1, 1, 1]);
+  });
+
+  it('builds a day again when an identity link made later merges two of its visitors', async () => {
+    const site = await insertSite(t, t.owner.accountId);
+    const phone = newVisitorId();
+    const laptop = newVisitorId();
+    await visit(site, phone, '2026-05-01T08:00:00Z');
+    await visit(site, laptop, '2026-05-01T18:00:00Z');
+    t.clock.set(new Date('2026-05-03T12:00:00Z'));
+    await run();
+    const day = { date_range: ['2026-05-01', '2026-05-01'] };
+    expect((await query(site, day)).results[0].metrics).toEqual([2, 2, 2]);
+
+    t.clock.set(new Date('2026-05-03T12:01:00Z'));
+    for (const vid of [phone, laptop]) {
+      const response = await collect(t, {
+        type: 'identify',
+        site: site.snippet_key,
+        vid,
+        url: `https://${site.domain}/account`,
+        uid: 'customer-5521',
+      });
+      expect(response.statusCode).toBe(202);
+    }
+    t.clock.set(new Date('2026-05-03T12:02:00Z'));
+    const report = await run();
+    expect(report.stale).toBeGreaterThanOrEqual(1);
+    expect(await builtDays(site)).toEqual(['2026-05-01', '2026-05-02']);
+    expect((await query(site, day)).results[0].metrics).toEqual([1, 2, 2]);
+    // A day built within minutes of a link is built once more, in case the link committed late;
+    // after that the checked links leave it alone.
+    t.clock.set(new Date('2026-05-03T12:20:00Z'));
+    await run();
+    t.clock.set(new Date('2026-05-03T12:40:00Z'));
+    expect((await run()).stale).toBe(0);
+    expect((await query(site, day)).results[0].metrics).toEqual([1, 2, 2]);
+  });
+
+  it('writes one copy of a day when two builders run at once', async () => {
+    const site = await insertSite(t, t.owner.accountId);
+    await visit(site, newVisitorId(), '2026-06-01T08:00:00Z', '/', 'https://www.perplexity.ai/');
+    await visit(site, newVisitorId(), '2026-06-01T09:00:00Z');
+    t.clock.set(new Date('2026-06-02T12:00:00Z'));
+    await Promise.all([run(), run()]);
+    expect(await builtDays(site)).toEqual(['2026-06-01']);
+    const once = await rollupRows(site);
+    await t.database.db.deleteFrom('stats_rollup_days').where('site_id', '=', site.id).execute();
+    await run();
+    expect(await rollupRows(site)).toBe(once);
+    expect((await query(site, { date_range: ['2026-06-01', '2026-06-01'] })).results[0].metrics).toEqual([
+      2, 2, 2,
+    ]);
+  });
+
+  it('estimates the people of a day with more than 512 of them, and names visitors approximate', async () => {
+    const site = await insertSite(t, t.owner.accountId);
+    const people = 3_000;
+    // Each person twice (two visits), the second half from ChatGPT.
+    await sql`
+      insert into visits (site_id, id, visitor_id, started_at, last_activity_at, source_kind,
+        session_ai_source, pageviews, engaged_seconds, is_new)
+      select ${site.id}::uuid, gen_random_uuid(), 'person-' || (n % ${people}),
+        '2026-07-01T06:00:00Z'::timestamptz + n * interval '1 second',
+        '2026-07-01T06:00:00Z'::timestamptz + n * interval '1 second',
+        case when n % ${people} >= ${people / 2} then 'ai' else 'non_ai' end,
+        case when n % ${people} >= ${people / 2} then 'chatgpt' else 'direct' end,
+        1, 30, true
+      from generate_series(0, ${2 * people - 1}) n
+    `.execute(t.database.db);
+    t.clock.set(new Date('2026-07-03T00:00:00Z'));
+    await run();
+    const range = { date_range: ['2026-07-01', '2026-07-01'] };
+    const total = await query(site, range);
+    expect(total.meta.approximate).toEqual(['visitors']);
+    const [visitors, visits, pageviews] = total.results[0].metrics;
+    expect(Math.abs(visitors - people) / people).toBeLessThan(0.05);
+    expect([visits, pageviews]).toEqual([2 * people, 2 * people]);
+    const aiOnly = await query(site, {
+      ...range,
+      metrics: ['visits'],
+      filters: [['is', 'visit:channel', ['ai']]],
+    });
+    expect(aiOnly.meta.approximate).toEqual([]);
+    expect(aiOnly.results[0].metrics).toEqual([people]);
+  });
+});
