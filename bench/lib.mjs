@@ -130,17 +130,22 @@ export async function stopChild(child) {
  * resolves like `stopChild`.
  * `nodeArgs` go to node before the file, e.g. `--cpu-prof` (which NODE_OPTIONS does not allow).
  * Its stdout is discarded and its stderr shared, unless `keepOutput(stdout, stderr)` is given: it
- * gets both streams as soon as the child is spawned, so no line is lost.
+ * gets both streams as soon as the child is spawned, so no line is lost. `serverArgs` go after
+ * the file (`--role api`).
  */
-export async function startBuiltServer(env, cleanups, nodeArgs = [], { keepOutput } = {}) {
+export async function startBuiltServer(env, cleanups, nodeArgs = [], { keepOutput, serverArgs = [] } = {}) {
   const buildCode = await buildIfStale();
   if (buildCode !== 0) throw new Error(`the server build failed (exit code ${buildCode})`);
   const port = await findFreePort();
-  const child = spawn(process.execPath, [...nodeArgs, path.join(SERVER_DIR, 'dist', 'main.js')], {
-    // Benchmarks stay on this machine: no exchange-rate or crawler-range downloads.
-    env: { RATES_URL: 'off', CRAWLER_RANGES: 'off', ...env, PORT: String(port), HOST },
-    stdio: keepOutput ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, path.join(SERVER_DIR, 'dist', 'main.js'), ...serverArgs],
+    {
+      // Benchmarks stay on this machine: no exchange-rate or crawler-range downloads.
+      env: { RATES_URL: 'off', CRAWLER_RANGES: 'off', ...env, PORT: String(port), HOST },
+      stdio: keepOutput ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'ignore', 'inherit'],
+    },
+  );
   keepOutput?.(child.stdout, child.stderr);
   let isStopping = false;
   child.once('exit', (code, signal) => {

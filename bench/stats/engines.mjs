@@ -2,12 +2,16 @@
  * One benchmark run per database. PostgreSQL: the server runs while the bench seeds and while
  * it times the API and the plain SQL in alternation. PGlite: one process at a time may open the
  * folder, so the server makes the account and stops, the bench seeds and times the plain SQL
- * in-process, then the server starts again for the API.
+ * in-process, then the server starts again for the API. On both, the stats rollups are built by
+ * the server's `npm run rollups` once the seed is in (every day but today, which stays raw).
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { SERVER_DIR } from '../../scripts/server-dist.mjs';
 import { callApi } from './measure.mjs';
 import { benchmarkQueries } from './queries.mjs';
 import { measureAll, measureAlternately, measureApi, measurePlain, plainAnswer } from './query-runs.mjs';
@@ -41,7 +45,9 @@ export async function runOnPostgres(options, cleanups) {
   cleanups.add(db.close);
   const setting = await describePostgres(db);
   const seeded = await seedAndPrepare(db, account, options.scale, { chunkVisits: 150_000 });
-  await addRecentVisits(db, seeded);
+  seeded.rollupMs = await buildRollups({ DATABASE_URL: url });
+  await db.exec('analyze stats_visit_rollups, stats_rollup_days');
+  await seedRecentVisits(db, seeded.big, seeded.recent);
   const counts = await countRows(db, seeded.big.id);
   const rows = await measureAll(queries, (query, i) =>
     measureAlternately(query, { server, key: account.keys[i], db, site: seeded.big }, options),
@@ -72,7 +78,7 @@ export async function runOnPglite(options, cleanups) {
   for (const [i, query] of queries.entries()) {
     if (measured[i] && !query.isMovingWindow) plain[i] = await measurePlain(query, db, site, options);
   }
-  await addRecentVisits(db, seeded);
+  await seedRecentVisits(db, site, seeded.recent);
   for (const [i, query] of queries.entries()) {
     if (!measured[i]) continue;
     if (query.isMovingWindow) plain[i] = await measurePlain(query, db, site, options);
@@ -80,6 +86,7 @@ export async function runOnPglite(options, cleanups) {
   }
   const counts = await countRows(db, site.id);
   await db.close();
+  seeded.rollupMs = await buildRollups({ DATA_DIR: dataDir });
 
   server = await startServer({ DATA_DIR: dataDir }, setupToken, cleanups);
   const rows = await measureAll(queries, (query, i) =>
@@ -116,7 +123,7 @@ async function prepareAccount(baseUrl, setupToken) {
   return { account, queries };
 }
 
-/** Seed, VACUUM ANALYZE, then the rollups if the database has a function to rebuild them. */
+/** Seed, then VACUUM ANALYZE. */
 async function seedAndPrepare(db, account, scale, { chunkVisits }) {
   const [big, ...small] = await resolveSites(db, [account.big, ...account.small]);
   const started = performance.now();
@@ -133,26 +140,31 @@ async function seedAndPrepare(db, account, scale, { chunkVisits }) {
   const vacuumStarted = performance.now();
   await db.exec('vacuum (analyze) visits, events, visitors, identity_links, daily_visits');
   const vacuumMs = performance.now() - vacuumStarted;
-  const rollupMs = await rebuildRollups(db, [big, ...small]);
-  return { big, recent, seedMs, vacuumMs, rollupMs };
+  return { big, recent, seedMs, vacuumMs, rollupMs: null };
 }
 
-/** Null when the database has no `touchtrail_rebuild_stats_rollups`, else the milliseconds it took. */
-async function rebuildRollups(db, sites) {
-  const [{ present }] = await db.query(
-    "select exists (select 1 from pg_proc where proname = 'touchtrail_rebuild_stats_rollups') as present",
-  );
-  if (!present) return null;
+/**
+ * The server's `npm run rollups` on `database` ({DATABASE_URL} or {DATA_DIR}, which no other
+ * process may hold open): builds the rollups of every day but today. Resolves to its milliseconds.
+ */
+async function buildRollups(database) {
+  const { REDIS_URL, DATA_DIR, DATABASE_URL, ...env } = process.env;
   const started = performance.now();
-  for (const site of sites) await db.query('select touchtrail_rebuild_stats_rollups($1::uuid)', [site.id]);
+  const child = spawn(
+    process.execPath,
+    [path.join(SERVER_DIR, 'dist', 'stats', 'rollups', 'rollups-cli.js')],
+    {
+      env: { ...env, ...database },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  const [code] = await once(child, 'exit');
+  if (code !== 0) throw new Error(`npm run rollups exited with code ${code}`);
   const ms = performance.now() - started;
-  await db.exec('analyze');
-  log(`rollups of ${sites.length} site(s) rebuilt in ${seconds(ms)}`);
+  log(`rollups: ${output.trim()} in ${seconds(ms)}`);
   return ms;
-}
-
-/** The big site's last half hour of traffic, right before the queries, and its rollups again. */
-async function addRecentVisits(db, { big, recent }) {
-  await seedRecentVisits(db, big, recent);
-  await rebuildRollups(db, [big]);
 }

@@ -89,6 +89,8 @@ export function compareAnswers(query, body, plainRows) {
   const actual = query.actual(body);
   if (actual === null) return { skipped: 'the answer has no field this benchmark knows to compare' };
   const expected = query.expected(plainRows);
+  const estimated = body?.meta?.approximate ?? [];
+  if (estimated.length > 0) return compareEstimates(query, body, actual, expected, estimated, problems);
   if (actual.length !== expected.length)
     problems.push(`${actual.length} rows from the API, ${expected.length} plain`);
   const rows = Math.min(actual.length, expected.length);
@@ -102,6 +104,57 @@ export function compareAnswers(query, body, plainRows) {
     }
   }
   return problems.length ? { problems } : null;
+}
+
+/** Within which relative error an estimated figure (meta.approximate) counts as agreeing. */
+const ESTIMATE_TOLERANCE = 0.05;
+
+/**
+ * An answer with estimated metrics: rows are matched by their dimension values (estimates may
+ * swap rows of nearly equal counts, so one row at the edge of a top-N may differ), exact figures
+ * must be equal and estimates within ESTIMATE_TOLERANCE. A query whose rows carry more than its
+ * metrics names the columns estimated (`estimatedColumns`, with percentage changes in `points`,
+ * which may differ by that many points). The worst estimate's error is a note.
+ */
+function compareEstimates(query, body, actual, expected, estimated, problems) {
+  const dimensionCount = body.query.dimensions.length;
+  const columns = query.estimatedColumns ?? {
+    relative: estimated.map((name) => dimensionCount + body.query.metrics.indexOf(name)),
+    points: [],
+  };
+  const estimatedAt = new Set([...columns.relative, ...columns.points]);
+  const inPoints = new Set(columns.points);
+  const key = (row) => JSON.stringify(row.slice(0, dimensionCount));
+  const plainByKey = new Map(expected.map((row) => [key(row), row]));
+  let worst = 0;
+  let unmatched = 0;
+  for (const a of actual) {
+    const e = plainByKey.get(key(a));
+    if (!e) {
+      unmatched += 1;
+      continue;
+    }
+    a.forEach((value, j) => {
+      if (!estimatedAt.has(j)) {
+        if (!sameValue(value, e[j]))
+          problems.push(`${key(a)}: API ${JSON.stringify(a)} plain ${JSON.stringify(e)}`);
+        return;
+      }
+      const scale = inPoints.has(j) ? 100 : Math.abs(e[j]);
+      const error =
+        scale === 0 || value === null || e[j] === null
+          ? value === e[j]
+            ? 0
+            : 1
+          : Math.abs(value - e[j]) / scale;
+      worst = Math.max(worst, error);
+      if (error > ESTIMATE_TOLERANCE) problems.push(`${key(a)}: estimate ${value}, plain ${e[j]}`);
+    });
+  }
+  if (unmatched > 1 || actual.length !== expected.length)
+    problems.push(`${unmatched} rows of the API not in the plain answer`);
+  const note = `${estimated.join(', ')} estimated: worst error ${(100 * worst).toFixed(1)}%`;
+  return problems.length ? { problems } : { note };
 }
 
 const ms = (value) => (value === undefined ? '–' : `${value.toFixed(1)} ms`);

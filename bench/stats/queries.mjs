@@ -137,6 +137,8 @@ function timeSeries(ranges) {
         ...row.comparison.metrics,
         ...row.comparison.change,
       ]),
+    // Visitors now and before, and its change in points, when people are estimated.
+    estimatedColumns: { relative: [1, 5], points: [8] },
   };
 }
 

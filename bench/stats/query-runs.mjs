@@ -40,6 +40,7 @@ function reportCheck(query, body, plainRows) {
   const outcome = compareAnswers(query, body, plainRows);
   if (outcome === null) return null;
   if (outcome.skipped) return outcome.skipped;
+  if (outcome.note) return outcome.note;
   if (query.isMovingWindow) {
     return `answers differ (a moving window, read at different moments): ${outcome.problems.join('; ')}`;
   }

@@ -46,7 +46,7 @@ function printRun(run, runs) {
   );
   console.log(
     `seed ${seconds(run.seedMs)}, VACUUM ANALYZE ${seconds(run.vacuumMs)}, ` +
-      `rollups ${run.rollupMs === null ? 'none (no touchtrail_rebuild_stats_rollups)' : seconds(run.rollupMs)}`,
+      `rollups (npm run rollups) ${seconds(run.rollupMs)}`,
   );
   console.log(
     `${run.setting}; ${runs} timed runs per query after 3 warm-ups, sequential, one stats:read key per query`,

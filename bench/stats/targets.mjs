@@ -11,10 +11,16 @@ import { startBuiltServer } from '../lib.mjs';
 const READ_SCOPE = 'stats:read';
 const MAX_RATE_LIMIT_WAITS = 5;
 
-/** The built server on `database` ({DATABASE_URL} or {DATA_DIR}); none of the shell's storage settings. */
+/**
+ * The built server on `database` ({DATABASE_URL} or {DATA_DIR}); none of the shell's storage
+ * settings. On PostgreSQL it runs as `--role api`, without the background jobs: the stats
+ * rollup job must not build days the bench is still seeding.
+ */
 export function startServer(database, setupToken, cleanups) {
   const { REDIS_URL, DATA_DIR, DATABASE_URL, ...env } = process.env;
-  return startBuiltServer({ ...env, ...database, SETUP_TOKEN: setupToken, LOG_LEVEL: 'warn' }, cleanups);
+  return startBuiltServer({ ...env, ...database, SETUP_TOKEN: setupToken, LOG_LEVEL: 'warn' }, cleanups, [], {
+    serverArgs: database.DATABASE_URL ? ['--role', 'api'] : [],
+  });
 }
 
 export const newSetupToken = () => randomBytes(16).toString('hex');

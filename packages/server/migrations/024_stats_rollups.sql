@@ -1,9 +1,14 @@
--- Visit rollups for the stats query (stats/rollups/). Per site, UTC day, visit dimension and
--- value (dimension 'total' with value '' for the whole day; '' stands for a null value): the
--- visits that started that day, their pageviews, bounces and engaged seconds, and the people
--- behind them as a mergeable sketch (stats/rollups/people-sketch.ts). Written by a background
--- job for days whose visits have all ended, never by ingest: a closed visit never changes, so a
--- day is built once, and again only when an identity link made later merges its people.
+-- Rollups for the stats query (stats/rollups/). Per site, UTC day, dimension and value ('' stands
+-- for a null value):
+--   * each visit dimension, and 'total' (value '') for the whole day: the visits that started
+--     that day, their pageviews, bounces and engaged seconds;
+--   * 'event:page', per path: the pageviews of that day, the visits that viewed the page that
+--     day, and of those the visits that had viewed it the day before too (`continued_visits`,
+--     so that a visit across midnight counts once over both days);
+-- each with the people behind them as a mergeable sketch (stats/rollups/people-sketch.ts).
+-- Written by a background job for days whose visits have all ended, never by ingest: a closed
+-- visit never changes, so a day is built once, and again only when an identity link made later
+-- merges its people.
 create table stats_visit_rollups (
   site_id uuid not null,
   dimension text not null,
@@ -13,6 +18,7 @@ create table stats_visit_rollups (
   pageviews integer not null,
   bounces integer not null,
   engaged_seconds bigint not null,
+  continued_visits integer not null,
   people bytea not null,
   primary key (site_id, dimension, day, value)
 );

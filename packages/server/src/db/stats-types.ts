@@ -12,6 +12,8 @@ export interface StatsVisitRollupsTable {
   pageviews: number;
   bounces: number;
   engaged_seconds: number;
+  /** Pages: visits that viewed the page the day before too. */
+  continued_visits: number;
   /** A stored PeopleSketch (stats/rollups/people-sketch.ts). */
   people: Uint8Array;
 }

@@ -15,9 +15,9 @@ import type { GrainQuery } from './grain.js';
 import { countGroups, type Grouped, type GroupedRow, readGroups } from './grouped-query.js';
 import { isSingleGrain, type StatsPlan } from './metric-rules.js';
 import { inSiteCurrency, type Unconverted } from './money.js';
-import { pageviewGrain } from './pageview-grain.js';
+import { type PageviewMetric, pageviewGrain } from './pageview-grain.js';
 import { revenueAmounts } from './revenue-grain.js';
-import { readVisitGroupsFromRollups } from './rollups/rollup-reader.js';
+import { readPageGroupsFromRollups, readVisitGroupsFromRollups } from './rollups/rollup-reader.js';
 import { orderRows } from './row-order.js';
 import type { Dimension, Metric, VisitMetric } from './stats-vocabulary.js';
 import { isEventDimension } from './stats-vocabulary.js';
@@ -95,6 +95,19 @@ async function readVisitGroups(
   return fromRollups.rows;
 }
 
+/** Page metrics per group, as readVisitGroups. */
+async function readPageGroups(
+  db: Kysely<DB>,
+  q: StatsQuery,
+  metrics: PageviewMetric[],
+  estimated: Set<Metric>,
+): Promise<GroupedRow[]> {
+  const fromRollups = await readPageGroupsFromRollups(db, q, metrics);
+  if (!fromRollups) return readGroups(db, pageviewGrain(q, metrics));
+  if (fromRollups.peopleEstimated) estimated.add('visitors');
+  return fromRollups.rows;
+}
+
 async function pagedInDatabase(
   db: Kysely<DB>,
   q: StatsQuery,
@@ -102,19 +115,20 @@ async function pagedInDatabase(
   withTotalRows: boolean,
   estimated: Set<Metric>,
 ) {
-  if (plan.visit.length > 0) {
-    const fromRollups = await readVisitGroupsFromRollups(db, q, plan.visit);
-    if (fromRollups) {
-      if (fromRollups.peopleEstimated) estimated.add('visitors');
-      const ordered = orderRows(fromRollups.rows, q);
-      return {
-        rows: (q.limit === null ? ordered.slice(q.offset) : ordered.slice(q.offset, q.offset + q.limit)).map(
-          ({ dimensions, metrics }) => ({ dimensions, metrics }),
-        ),
-        totalRows: withTotalRows ? ordered.length : undefined,
-        unconverted: [],
-      };
-    }
+  const fromRollups =
+    plan.visit.length > 0
+      ? await readVisitGroupsFromRollups(db, q, plan.visit)
+      : await readPageGroupsFromRollups(db, q, plan.pageview);
+  if (fromRollups) {
+    if (fromRollups.peopleEstimated) estimated.add('visitors');
+    const ordered = orderRows(fromRollups.rows, q);
+    return {
+      rows: (q.limit === null ? ordered.slice(q.offset) : ordered.slice(q.offset, q.offset + q.limit)).map(
+        ({ dimensions, metrics }) => ({ dimensions, metrics }),
+      ),
+      totalRows: withTotalRows ? ordered.length : undefined,
+      unconverted: [],
+    };
   }
   const grouped: Grouped =
     plan.visit.length > 0 ? visitGrain(q, plan.visit) : pageviewGrain(q, plan.pageview);
@@ -184,8 +198,13 @@ async function merged(db: Kysely<DB>, q: StatsQuery, plan: StatsPlan, estimated:
       }),
     );
   }
-  if (plan.pageview.length > 0)
-    read(pageviewGrain(q, plan.pageview), (row) => add(row.dimensions, named(plan.pageview, row)));
+  if (plan.pageview.length > 0) {
+    reads.push(
+      readPageGroups(db, q, plan.pageview, estimated).then((rows) => {
+        for (const row of rows) add(row.dimensions, named(plan.pageview, row));
+      }),
+    );
+  }
   if (plan.conversion.length > 0) {
     read(conversionCounts(q, plan.conversion), (row) => add(row.dimensions, named(plan.conversion, row)));
   }

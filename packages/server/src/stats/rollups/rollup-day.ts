@@ -1,7 +1,7 @@
 /**
- * Builds the visit rollups of one site and UTC day (migrations/024_stats_rollups.sql) from the
- * day's visits, read with the dimension, person and bounce rules the raw reports use
- * (visit-columns.ts), so a report reads the same figures from either. A day is built only once
+ * Builds the rollups of one site and UTC day (migrations/024_stats_rollups.sql) from the day's
+ * visits and pageviews, read with the dimension, person and bounce rules the raw reports use
+ * (visit-columns.ts, pageview-grain.ts), so a report reads the same figures from either. A day is built only once
  * every visit that started on it has ended: a closed visit never changes (ingest drops activity
  * after 30 idle minutes), so the day's figures are final but for identity links made later
  * (rollup-job.ts drops such days to be built again).
@@ -9,13 +9,15 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { personJoin } from '../grain.js';
+import { viewedDayBefore } from '../pageview-grain.js';
 import { VISIT_DIMENSIONS } from '../stats-vocabulary.js';
 import { BOUNCED, customEventsJoin, personSql, VISIT_DIMENSION_SQL } from '../visit-columns.js';
 import { PeopleSketch, personHash } from './people-sketch.js';
 
 /** The rollup of a whole day, without a dimension. */
 export const TOTAL = 'total';
-export const ROLLUP_DIMENSIONS: readonly string[] = [TOTAL, ...VISIT_DIMENSIONS];
+export const PAGE = 'event:page';
+export const ROLLUP_DIMENSIONS: readonly string[] = [TOTAL, ...VISIT_DIMENSIONS, PAGE];
 /** Rows per insert statement. */
 const INSERT_CHUNK = 500;
 
@@ -26,6 +28,7 @@ interface Group {
   pageviews: number;
   bounces: number;
   engagedSeconds: number;
+  continuedVisits: number;
   people: PeopleSketch;
 }
 
@@ -60,7 +63,10 @@ export async function buildRollupDay(
       .onConflict((oc) => oc.columns(['site_id', 'day']).doUpdateSet({ built_at: now }))
       .execute();
     await deleteRollupRows(trx, siteId, [day]);
-    const groups = groupVisits(await readVisits(trx, siteId, day));
+    const groups = [
+      ...groupVisits(await readVisits(trx, siteId, day)),
+      ...groupPageviews(await readPageviews(trx, siteId, day)),
+    ];
     for (let at = 0; at < groups.length; at += INSERT_CHUNK) {
       await trx
         .insertInto('stats_visit_rollups')
@@ -74,6 +80,7 @@ export async function buildRollupDay(
             pageviews: group.pageviews,
             bounces: group.bounces,
             engaged_seconds: group.engagedSeconds,
+            continued_visits: group.continuedVisits,
             people: group.people.encode(),
           })),
         )
@@ -106,21 +113,66 @@ async function readVisits(db: Kysely<DB>, siteId: string, day: string): Promise<
   return rows;
 }
 
+const newGroup = (dimension: string, value: string): Group => ({
+  dimension,
+  value,
+  visits: 0,
+  pageviews: 0,
+  bounces: 0,
+  engagedSeconds: 0,
+  continuedVisits: 0,
+  people: new PeopleSketch(),
+});
+
+interface PageviewRow {
+  path: string | null;
+  visit_id: string | null;
+  person: string;
+  continued: boolean;
+}
+
+/** The day's pageviews, each with whether its visit viewed the same page the day before. */
+async function readPageviews(db: Kysely<DB>, siteId: string, day: string): Promise<PageviewRow[]> {
+  const { rows } = await sql<PageviewRow>`
+    select e.path, e.visit_id, ${personSql(sql`e.visitor_id`)} as person, ${viewedDayBefore(day)} as continued
+    from events e ${personJoin({ siteId }, 'e.visitor_id')}
+    where e.site_id = ${siteId} and e.type = 'pageview'
+      and e.occurred_at >= ${dayStart(day)} and e.occurred_at < ${dayEnd(day)}
+  `.execute(db);
+  return rows;
+}
+
+/** Per page: pageviews, distinct visits, visits that viewed it the day before too, people. */
+function groupPageviews(pageviews: PageviewRow[]): Group[] {
+  const pages = new Map<string, { group: Group; visits: Set<string>; continued: Set<string> }>();
+  for (const view of pageviews) {
+    const value = view.path ?? '';
+    let page = pages.get(value);
+    if (!page) {
+      page = { group: newGroup(PAGE, value), visits: new Set(), continued: new Set() };
+      pages.set(value, page);
+    }
+    page.group.pageviews += 1;
+    page.group.people.add(personHash(view.person));
+    if (view.visit_id !== null) {
+      page.visits.add(view.visit_id);
+      if (view.continued) page.continued.add(view.visit_id);
+    }
+  }
+  return [...pages.values()].map(({ group, visits, continued }) => ({
+    ...group,
+    visits: visits.size,
+    continuedVisits: continued.size,
+  }));
+}
+
 function groupVisits(visits: VisitRow[]): Group[] {
   const groups = new Map<string, Group>();
   const add = (dimension: string, value: string, visit: VisitRow, hash: string) => {
     const key = `${dimension}\u0000${value}`;
     let group = groups.get(key);
     if (!group) {
-      group = {
-        dimension,
-        value,
-        visits: 0,
-        pageviews: 0,
-        bounces: 0,
-        engagedSeconds: 0,
-        people: new PeopleSketch(),
-      };
+      group = newGroup(dimension, value);
       groups.set(key, group);
     }
     group.visits += 1;

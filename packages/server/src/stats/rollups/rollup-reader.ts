@@ -1,9 +1,10 @@
 /**
- * Visit metrics read from the rollups (migrations/024_stats_rollups.sql) where they can answer:
- * UTC days, buckets of a day or longer, and at most one visit dimension, which the filters may
- * use too (the rollups hold one dimension per row, so they cannot filter one dimension while
- * breaking down by another). The days of the range that are built come from the rollups, the
- * others from the raw visits grouped per person (visit-grain.ts), all in one snapshot, and the
+ * Visit and page metrics read from the rollups (migrations/024_stats_rollups.sql) where they can
+ * answer: UTC days, buckets of a day or longer, and at most one visit dimension (or the page),
+ * which the filters may use too (the rollups hold one dimension per row, so they cannot filter
+ * one dimension while breaking down by another). The days of the range that are built come from the rollups, the
+ * others from the raw visits grouped per person (visit-grain.ts) or pageviews per visit
+ * (pageview-grain.ts), all in one snapshot, and the
  * two are merged here: sums add up, people merge as sketches (people-sketch.ts). Anything else
  * answers null, and the caller reads the raw visits.
  */
@@ -13,11 +14,12 @@ import { DAY_MS } from '../../lib/clock.js';
 import { filterSql } from '../filter-sql.js';
 import { filteredDimensions, type GrainQuery } from '../grain.js';
 import { type GroupedRow, withReadMemory } from '../grouped-query.js';
+import { type PageviewMetric, pageviewsPerVisitSql } from '../pageview-grain.js';
 import { isTimeDimension, isVisitDimension, type VisitMetric } from '../stats-vocabulary.js';
 import { dayBucketSql } from '../visit-columns.js';
 import { visitsPerPersonSql } from '../visit-grain.js';
 import { PeopleSketch, personHash } from './people-sketch.js';
-import { TOTAL } from './rollup-day.js';
+import { PAGE, TOTAL } from './rollup-day.js';
 
 export interface VisitGroups {
   rows: GroupedRow[];
@@ -37,7 +39,7 @@ interface Group {
 const share = (part: number, of: number, scale: number) =>
   of === 0 ? 0 : Math.round((scale * part) / of) / scale;
 
-const METRICS: Record<VisitMetric, (g: Group) => number> = {
+const METRICS: Record<VisitMetric | PageviewMetric, (g: Group) => number> = {
   visitors: (g) => g.people.count(),
   visits: (g) => g.visits,
   pageviews: (g) => g.pageviews,
@@ -60,14 +62,12 @@ export function rollupDimension(q: GrainQuery): string | null {
   return isVisitDimension(only) ? only : null;
 }
 
-export async function readVisitGroupsFromRollups(
+/** Reads in one snapshot with the site's built days of the range; null when none is built. */
+function withBuiltDays<R>(
   db: Kysely<DB>,
   q: GrainQuery,
-  metrics: VisitMetric[],
-): Promise<VisitGroups | null> {
-  const dimension = rollupDimension(q);
-  if (dimension === null) return null;
-  const countsPeople = metrics.includes('visitors');
+  read: (trx: Kysely<DB>, built: Set<string>) => Promise<R>,
+): Promise<R | null> {
   return withReadMemory(
     db,
     async (trx) => {
@@ -77,72 +77,166 @@ export async function readVisitGroupsFromRollups(
         .where('site_id', '=', q.siteId)
         .where(sql<boolean>`day between ${q.from}::date and ${q.to}::date`)
         .execute();
-      if (built.length === 0) return null;
-      const groups = new Map<string, Group>();
-      const groupOf = (dimensions: (string | null)[]) => {
-        const key = JSON.stringify(dimensions);
-        let group = groups.get(key);
-        if (!group) {
-          group = { dimensions, visits: 0, pageviews: 0, bounces: 0, engaged: 0, people: new PeopleSketch() };
-          groups.set(key, group);
-        }
-        return group;
-      };
-
-      const value = sql<string | null>`nullif(r.value, '')`;
-      const { rows: rolled } = await sql<Record<string, unknown>>`
-        select ${sql.join([
-          ...q.dimensions.map((name, i) => {
-            const expression = isTimeDimension(name) ? dayBucketSql(name, sql`r.day`) : value;
-            return sql`${expression} as ${sql.ref(`d${i}`)}`;
-          }),
-          sql`r.visits, r.pageviews, r.bounces, r.engaged_seconds::float8 as engaged`,
-          countsPeople ? sql`r.people` : sql`null as people`,
-        ])}
-        from stats_visit_rollups r
-        where r.site_id = ${q.siteId} and r.dimension = ${dimension}
-          and r.day between ${q.from}::date and ${q.to}::date
-          and ${filterSql({ op: 'and', filters: q.filters }, 'visits', dimension === TOTAL ? {} : { [dimension]: value })}
-      `.execute(trx);
-      for (const row of rolled) {
-        const group = groupOf(q.dimensions.map((_, i) => (row[`d${i}`] ?? null) as string | null));
-        group.visits += Number(row.visits);
-        group.pageviews += Number(row.pageviews);
-        group.bounces += Number(row.bounces);
-        group.engaged += Number(row.engaged);
-        if (row.people) group.people.merge(row.people as Uint8Array);
-      }
-
-      for (const [from, to] of daysNotBuilt(q.from, q.to, new Set(built.map((row) => row.day)))) {
-        const withBounces = metrics.includes('bounce_rate');
-        const { rows: raw } = await sql<Record<string, unknown>>`
-          ${visitsPerPersonSql({ ...q, from, to }, withBounces)}
-        `.execute(trx);
-        for (const row of raw) {
-          const group = groupOf(q.dimensions.map((_, i) => (row[`g${i}`] ?? null) as string | null));
-          group.visits += Number(row.n);
-          group.pageviews += Number(row.pv);
-          group.bounces += Number(row.b);
-          group.engaged += Number(row.eng);
-          if (countsPeople) group.people.add(personHash(String(row.person)));
-        }
-      }
-
-      // An aggregate is one row even when nothing happened.
-      if (q.dimensions.length === 0 && groups.size === 0) groupOf([]);
-      const rows = [...groups.values()].map((group) => ({
-        dimensions: group.dimensions,
-        metrics: metrics.map((name) => METRICS[name](group)),
-        extras: [],
-      }));
-      return {
-        rows,
-        peopleEstimated:
-          countsPeople && rows.length > 0 && [...groups.values()].some((g) => g.people.approximate),
-      };
+      return built.length === 0 ? null : read(trx, new Set(built.map((row) => row.day)));
     },
     { snapshot: true },
   );
+}
+
+/** Groups keyed by their dimension values, made on first use. */
+function groupsByDimensions() {
+  const groups = new Map<string, Group>();
+  return {
+    groups,
+    of(dimensions: (string | null)[]) {
+      const key = JSON.stringify(dimensions);
+      let group = groups.get(key);
+      if (!group) {
+        group = { dimensions, visits: 0, pageviews: 0, bounces: 0, engaged: 0, people: new PeopleSketch() };
+        groups.set(key, group);
+      }
+      return group;
+    },
+  };
+}
+
+const dimensionsOf = (q: GrainQuery, row: Record<string, unknown>, prefix: string) =>
+  q.dimensions.map((_, i) => (row[`${prefix}${i}`] ?? null) as string | null);
+
+function answer(
+  groups: Map<string, Group>,
+  metrics: (VisitMetric | PageviewMetric)[],
+  countsPeople: boolean,
+): VisitGroups {
+  const rows = [...groups.values()].map((group) => ({
+    dimensions: group.dimensions,
+    metrics: metrics.map((name) => METRICS[name](group)),
+    extras: [],
+  }));
+  const peopleEstimated = countsPeople && [...groups.values()].some((group) => group.people.approximate);
+  return { rows, peopleEstimated };
+}
+
+export async function readVisitGroupsFromRollups(
+  db: Kysely<DB>,
+  q: GrainQuery,
+  metrics: VisitMetric[],
+): Promise<VisitGroups | null> {
+  const dimension = rollupDimension(q);
+  if (dimension === null) return null;
+  const countsPeople = metrics.includes('visitors');
+  return withBuiltDays(db, q, async (trx, built) => {
+    const { groups, of } = groupsByDimensions();
+    const value = sql<string | null>`nullif(r.value, '')`;
+    const { rows: rolled } = await sql<Record<string, unknown>>`
+      select ${sql.join([
+        ...q.dimensions.map((name, i) => {
+          const expression = isTimeDimension(name) ? dayBucketSql(name, sql`r.day`) : value;
+          return sql`${expression} as ${sql.ref(`d${i}`)}`;
+        }),
+        sql`r.visits, r.pageviews, r.bounces, r.engaged_seconds::float8 as engaged`,
+        countsPeople ? sql`r.people` : sql`null as people`,
+      ])}
+      from stats_visit_rollups r
+      where r.site_id = ${q.siteId} and r.dimension = ${dimension}
+        and r.day between ${q.from}::date and ${q.to}::date
+        and ${filterSql({ op: 'and', filters: q.filters }, 'visits', dimension === TOTAL ? {} : { [dimension]: value })}
+    `.execute(trx);
+    for (const row of rolled) {
+      const group = of(dimensionsOf(q, row, 'd'));
+      group.visits += Number(row.visits);
+      group.pageviews += Number(row.pageviews);
+      group.bounces += Number(row.bounces);
+      group.engaged += Number(row.engaged);
+      if (row.people) group.people.merge(row.people as Uint8Array);
+    }
+
+    const withBounces = metrics.includes('bounce_rate');
+    for (const [from, to] of daysNotBuilt(q.from, q.to, built)) {
+      const { rows: raw } = await sql<Record<string, unknown>>`
+        ${visitsPerPersonSql({ ...q, from, to }, withBounces)}
+      `.execute(trx);
+      for (const row of raw) {
+        const group = of(dimensionsOf(q, row, 'g'));
+        group.visits += Number(row.n);
+        group.pageviews += Number(row.pv);
+        group.bounces += Number(row.b);
+        group.engaged += Number(row.eng);
+        if (countsPeople) group.people.add(personHash(String(row.person)));
+      }
+    }
+
+    // An aggregate is one row even when nothing happened.
+    if (q.dimensions.length === 0 && groups.size === 0) of([]);
+    return answer(groups, metrics, countsPeople);
+  });
+}
+
+/** Whether the rollups can answer a page breakdown: UTC, days or longer, filtered by page only. */
+const isPageQuery = (q: GrainQuery) =>
+  q.timezone === 'UTC' &&
+  q.dimensions.includes(PAGE) &&
+  q.dimensions.every((name) => name === PAGE || (isTimeDimension(name) && name !== 'time:hour')) &&
+  [...filteredDimensions(q)].every((name) => name === PAGE);
+
+/**
+ * People, visits and pageviews per page (pageview-grain.ts's figures). A visit counts once per
+ * group: the pages rollup counts it on each day it viewed the page, so a day whose visits also
+ * viewed the page the day before, in the same group, takes those visits off again.
+ */
+export async function readPageGroupsFromRollups(
+  db: Kysely<DB>,
+  q: GrainQuery,
+  metrics: PageviewMetric[],
+): Promise<VisitGroups | null> {
+  if (!isPageQuery(q)) return null;
+  const countsPeople = metrics.includes('visitors');
+  const time = q.dimensions.find(isTimeDimension);
+  /** Whether `day` and the day before are both in the range and in one group. */
+  const joinsDayBefore = (day: string) =>
+    day > q.from &&
+    (time === undefined ||
+      (time === 'time:week' && new Date(`${day}T00:00:00Z`).getUTCDay() !== 1) ||
+      (time === 'time:month' && !day.endsWith('-01')));
+  return withBuiltDays(db, q, async (trx, built) => {
+    const { groups, of } = groupsByDimensions();
+    const { rows: rolled } = await sql<Record<string, unknown>>`
+      select ${sql.join([
+        ...q.dimensions.map((name, i) => {
+          const expression = isTimeDimension(name) ? dayBucketSql(name, sql`e.day`) : sql`e.path`;
+          return sql`${expression} as ${sql.ref(`d${i}`)}`;
+        }),
+        sql`to_char(e.day, 'YYYY-MM-DD') as day, e.visits, e.pageviews, e.continued_visits`,
+        countsPeople ? sql`e.people` : sql`null as people`,
+      ])}
+      from (
+        select r.*, nullif(r.value, '') as path from stats_visit_rollups r
+        where r.site_id = ${q.siteId} and r.dimension = ${PAGE}
+          and r.day between ${q.from}::date and ${q.to}::date
+      ) e
+      where ${filterSql({ op: 'and', filters: q.filters }, 'pageviews')}
+    `.execute(trx);
+    for (const row of rolled) {
+      const group = of(dimensionsOf(q, row, 'd'));
+      group.pageviews += Number(row.pageviews);
+      group.visits +=
+        Number(row.visits) - (joinsDayBefore(String(row.day)) ? Number(row.continued_visits) : 0);
+      if (row.people) group.people.merge(row.people as Uint8Array);
+    }
+
+    for (const [from, to] of daysNotBuilt(q.from, q.to, built)) {
+      const { rows: raw } = await sql<Record<string, unknown>>`
+        ${pageviewsPerVisitSql({ ...q, from, to }, joinsDayBefore(from) ? from : null)}
+      `.execute(trx);
+      for (const row of raw) {
+        const group = of(dimensionsOf(q, row, 'g'));
+        group.pageviews += Number(row.pv);
+        if (row.visit_id !== null) group.visits += row.continued ? 0 : 1;
+        if (countsPeople) group.people.add(personHash(String(row.person)));
+      }
+    }
+    return answer(groups, metrics, countsPeople);
+  });
 }
 
 /** The runs of consecutive days from `from` to `to` (inclusive) that are not in `built`. */

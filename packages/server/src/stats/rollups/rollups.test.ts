@@ -139,6 +139,56 @@ describe('stats rollups', () => {
     ]);
   });
 
+  it('answers page reports as the raw pageviews do, a visit viewing a page across midnight counted once', async () => {
+    const site = await insertSite(t, t.owner.accountId);
+    const [late, early, other] = [newVisitorId(), newVisitorId(), newVisitorId()];
+    // 2026-04-10 is a Friday and the 13th a Monday: weeks split the 12th from the 13th.
+    for (const [vid, at, path] of [
+      [late, '2026-04-10T23:50:00Z', '/'],
+      [late, '2026-04-10T23:55:00Z', '/pricing'],
+      [late, '2026-04-11T00:05:00Z', '/'],
+      [late, '2026-04-11T00:10:00Z', '/docs'],
+      [early, '2026-04-10T10:00:00Z', '/'],
+      [early, '2026-04-10T10:01:00Z', '/pricing'],
+      [other, '2026-04-11T12:00:00Z', '/docs'],
+      [early, '2026-04-12T23:50:00Z', '/'],
+      [early, '2026-04-13T00:05:00Z', '/'],
+      [late, '2026-04-13T09:00:00Z', '/pricing'],
+    ] as const) {
+      await visit(site, vid, at, path);
+    }
+    t.clock.set(new Date('2026-04-13T12:00:00Z'));
+    const queries = [
+      { dimensions: ['event:page'] },
+      { dimensions: ['event:page', 'time:day'] },
+      { dimensions: ['time:week', 'event:page'] },
+      { dimensions: ['event:page'], date_range: ['2026-04-11', '2026-04-13'] },
+      { dimensions: ['event:page'], filters: [['contains', 'event:page', ['PRIC', 'doc']]] },
+      { dimensions: ['event:page'], date_range: ['2026-04-10', '2026-04-12'] },
+    ];
+    const ask = (body: Record<string, unknown>) =>
+      query(site, { date_range: ['2026-04-10', '2026-04-13'], ...body });
+    const raw = [];
+    for (const body of queries) raw.push((await ask(body)).results);
+    expect(raw[0]).toEqual([
+      { dimensions: ['/'], metrics: [2, 3, 5] },
+      { dimensions: ['/docs'], metrics: [2, 2, 2] },
+      { dimensions: ['/pricing'], metrics: [2, 3, 3] },
+    ]);
+
+    await run();
+    expect(await builtDays(site)).toEqual(['2026-04-10', '2026-04-11', '2026-04-12']);
+    for (const [i, body] of queries.entries())
+      expect((await ask(body)).results, JSON.stringify(body)).toEqual(raw[i]);
+    // Without the raw pageviews of the built days, a range of built days still answers.
+    await t.database.db
+      .deleteFrom('events')
+      .where('site_id', '=', site.id)
+      .where('occurred_at', '<', new Date('2026-04-13T00:00:00Z'))
+      .execute();
+    expect((await ask(queries[5] as Record<string, unknown>)).results).toEqual(raw[5]);
+  });
+
   it('estimates the people of a day with more than 512 of them, and names visitors approximate', async () => {
     const site = await insertSite(t, t.owner.accountId);
     const people = 3_000;

@@ -1,0 +1,36 @@
+/**
+ * `npm run rollups`: builds the stats rollups of every site now, as the background job does a
+ * run at a time, until no day is left to build, and exits. For after an upgrade or an import of
+ * old traffic, when waiting for the job is not wanted; safe while the server runs.
+ */
+import { loadConfig } from '../../config.js';
+import { openDatabase } from '../../db/database.js';
+import { migrate } from '../../db/migrate.js';
+import { systemClock } from '../../lib/clock.js';
+import { createStatsRollups } from './rollup-job.js';
+
+const config = loadConfig();
+const database = await openDatabase(
+  config.databaseUrl
+    ? { kind: 'postgres', url: config.databaseUrl }
+    : { kind: 'pglite', dataDir: config.dataDir },
+);
+try {
+  await migrate(database.db);
+  const rollups = createStatsRollups({ db: database.db, clock: systemClock });
+  const total = { built: 0, stale: 0 };
+  for (;;) {
+    const report = await rollups.runOnce();
+    total.built += report.built;
+    total.stale += report.stale;
+    if (report.built === 0) {
+      process.stdout.write(
+        `built ${total.built} day(s), ${total.stale} made stale by identity links; ` +
+          `${report.waiting} day(s) wait for visits that may still go on\n`,
+      );
+      break;
+    }
+  }
+} finally {
+  await database.close();
+}
