@@ -39,3 +39,29 @@ create table stats_rollup_sites (
 );
 
 create index identity_links_created_idx on identity_links (site_id, created_at);
+
+-- Whole months, merged from their days once every day of the month is built, so that a long
+-- range reads a row per month instead of one per day: the same figures per dimension and value,
+-- with `month` its first day. A page's visits are counted once over the month, and its
+-- `continued_visits` are those of the month's first day. Dropped with any day of the month that
+-- must be built again.
+create table stats_month_rollups (
+  site_id uuid not null,
+  dimension text not null,
+  month date not null,
+  value text not null,
+  visits integer not null,
+  pageviews integer not null,
+  bounces integer not null,
+  engaged_seconds bigint not null,
+  continued_visits integer not null,
+  people bytea not null,
+  primary key (site_id, dimension, month, value)
+);
+
+create table stats_rollup_months (
+  site_id uuid not null,
+  month date not null,
+  built_at timestamptz not null,
+  primary key (site_id, month)
+);

@@ -18,6 +18,17 @@ export interface StatsVisitRollupsTable {
   people: Uint8Array;
 }
 
+export interface StatsMonthRollupsTable extends Omit<StatsVisitRollupsTable, 'day'> {
+  /** YYYY-MM-01. */
+  month: string;
+}
+
+export interface StatsRollupMonthsTable {
+  site_id: string;
+  month: string;
+  built_at: Timestamp;
+}
+
 export interface StatsRollupDaysTable {
   site_id: string;
   day: string;
@@ -33,4 +44,6 @@ export interface StatsTables {
   stats_visit_rollups: StatsVisitRollupsTable;
   stats_rollup_days: StatsRollupDaysTable;
   stats_rollup_sites: StatsRollupSitesTable;
+  stats_month_rollups: StatsMonthRollupsTable;
+  stats_rollup_months: StatsRollupMonthsTable;
 }

@@ -38,6 +38,8 @@ export const SITE_DATA: readonly OwnedRows[] = [
   bySite('visits', ['site_id', 'id']),
   bySite('stats_visit_rollups', ['site_id', 'dimension', 'day', 'value']),
   bySite('stats_rollup_days', ['site_id', 'day']),
+  bySite('stats_month_rollups', ['site_id', 'dimension', 'month', 'value']),
+  bySite('stats_rollup_months', ['site_id', 'month']),
   bySite('stats_rollup_sites', ['site_id']),
   bySite('identity_links', ['site_id', 'person_key', 'visitor_id']),
   bySite('visitors', ['site_id', 'visitor_id']),

@@ -15,8 +15,8 @@ import type { DB } from '../db/types.js';
 const READ_WORK_MEM = '32MB';
 
 /**
- * Runs a read with READ_WORK_MEM, in a transaction of its own so the setting ends with it; with
- * `snapshot`, all its statements see one snapshot (repeatable read).
+ * Runs a read with READ_WORK_MEM and no JIT compilation, in a transaction of its own so the
+ * settings end with it; with `snapshot`, all its statements see one snapshot (repeatable read).
  */
 export function withReadMemory<R>(
   db: Kysely<DB>,
@@ -26,6 +26,9 @@ export function withReadMemory<R>(
   const transaction = db.transaction();
   return (snapshot ? transaction.setIsolationLevel('repeatable read') : transaction).execute(async (trx) => {
     await sql`set local work_mem = ${sql.lit(READ_WORK_MEM)}`.execute(trx);
+    // Compiling a read costs more than it saves at these sizes: 170 ms of a 220 ms page read
+    // over a day of a large site's pageviews (bench/RESULTS.md, "Rollups").
+    await sql`set local jit = off`.execute(trx);
     return read(trx);
   });
 }

@@ -4,7 +4,7 @@ import { EXACT_LIST_MAX, EXACT_UNION_MAX, PeopleSketch, personHash } from './peo
 const people = (from: number, to: number) =>
   Array.from({ length: to - from }, (_, i) => personHash(`v:person-${from + i}`));
 
-const sketchOf = (hashes: string[]) => {
+const sketchOf = (hashes: number[]) => {
   const sketch = new PeopleSketch();
   for (const hash of hashes) sketch.add(hash);
   return sketch;

@@ -1,32 +1,39 @@
 /**
  * The people of a group, kept so that groups of different days can be merged (DESIGN.md §7):
- * a 64-bit hash per person, as an exact list while a day's group is small, and as a HyperLogLog
- * of 4,096 one-byte registers (standard error 1.04/√4096 ≈ 1.6%) once it is not. A merge stays
- * exact while every part is a list and the union holds at most EXACT_UNION_MAX people; the count
- * of a merge that used registers is an estimate (Ertl 2017, "New cardinality estimation
- * algorithms for HyperLogLog sketches", the improved raw estimator, which needs no bias tables).
+ * a 53-bit hash per person (a JavaScript number), as an exact list while a day's group is small,
+ * and as a HyperLogLog of 4,096 one-byte registers (standard error 1.04/√4096 ≈ 1.6%) once it is
+ * not. A merge stays exact while every part is a list and the union holds at most
+ * EXACT_UNION_MAX people; the count of a merge that used registers is an estimate (Ertl 2017,
+ * "New cardinality estimation algorithms for HyperLogLog sketches", the improved raw estimator,
+ * which needs no bias tables). A register takes the hash's first 12 bits as its index and counts
+ * the leading zeros of the other 41.
  *
- * Stored form: one byte 0 and the hashes (8 bytes each), or one byte 1 and the registers.
+ * Stored form: one byte 0 and the hashes (8 bytes each, big-endian), or one byte 1 and the
+ * registers.
  */
 import { createHash } from 'node:crypto';
 
 const INDEX_BITS = 12;
 const REGISTERS = 1 << INDEX_BITS;
-/** Bits of the hash left after the index: a register holds 1 + their leading zeros, at most 53. */
-const RANK_BITS = 64 - INDEX_BITS;
+const RANK_BITS = 53 - INDEX_BITS;
+const TWO_32 = 2 ** 32;
+const TWO_RANK_BITS = 2 ** RANK_BITS;
 /** A stored list longer than this is kept as registers instead (8 bytes a person, 4 KB either way). */
 export const EXACT_LIST_MAX = REGISTERS / 8;
 /** A merge of lists is counted exactly up to this many people, then with registers. */
-export const EXACT_UNION_MAX = 50_000;
+export const EXACT_UNION_MAX = 20_000;
 
 const LIST = 0;
 const DENSE = 1;
 
-/** The 64-bit hash of a person, as 16 hex digits. */
-export const personHash = (person: string) => createHash('md5').update(person).digest('hex').slice(0, 16);
+/** The 53-bit hash of a person. */
+export function personHash(person: string): number {
+  const digest = createHash('md5').update(person).digest();
+  return (digest.readUInt32BE(0) >>> 11) * TWO_32 + digest.readUInt32BE(4);
+}
 
 export class PeopleSketch {
-  private hashes: Set<string> | null = new Set();
+  private hashes: Set<number> | null = new Set();
   private registers: Uint8Array | null = null;
 
   /** Whether the count is an estimate. */
@@ -34,26 +41,28 @@ export class PeopleSketch {
     return this.registers !== null;
   }
 
-  add(hash: string): void {
+  add(hash: number): void {
     if (this.registers) setRegister(this.registers, hash);
     else {
-      this.hashes?.add(hash);
-      if ((this.hashes?.size ?? 0) > EXACT_UNION_MAX) this.toRegisters();
+      const hashes = this.hashes as Set<number>;
+      hashes.add(hash);
+      if (hashes.size > EXACT_UNION_MAX) this.toRegisters();
     }
   }
 
   /** Adds a stored sketch (`encode`'s bytes). */
   merge(stored: Uint8Array): void {
-    if (stored[0] === LIST) {
-      for (let at = 1; at + 8 <= stored.length; at += 8) {
-        this.add(Buffer.from(stored.buffer, stored.byteOffset + at, 8).toString('hex'));
+    const bytes = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
+    if (bytes[0] === LIST) {
+      for (let at = 1; at + 8 <= bytes.length; at += 8) {
+        this.add(bytes.readUInt32BE(at) * TWO_32 + bytes.readUInt32BE(at + 4));
       }
       return;
     }
     if (!this.registers) this.toRegisters();
     const registers = this.registers as Uint8Array;
     for (let i = 0; i < REGISTERS; i++) {
-      const value = stored[i + 1] as number;
+      const value = bytes[i + 1] as number;
       if (value > (registers[i] as number)) registers[i] = value;
     }
   }
@@ -64,11 +73,17 @@ export class PeopleSketch {
 
   /** The stored form: the list while it holds at most EXACT_LIST_MAX people, else the registers. */
   encode(): Buffer {
-    if (!this.registers && (this.hashes?.size ?? 0) <= EXACT_LIST_MAX) {
-      return Buffer.concat([
-        Buffer.from([LIST]),
-        ...[...(this.hashes ?? [])].map((h) => Buffer.from(h, 'hex')),
-      ]);
+    const hashes = this.hashes;
+    if (hashes && hashes.size <= EXACT_LIST_MAX) {
+      const list = Buffer.alloc(1 + 8 * hashes.size);
+      list[0] = LIST;
+      let at = 1;
+      for (const hash of hashes) {
+        list.writeUInt32BE(Math.floor(hash / TWO_32), at);
+        list.writeUInt32BE(hash % TWO_32, at + 4);
+        at += 8;
+      }
+      return list;
     }
     if (!this.registers) this.toRegisters();
     return Buffer.concat([Buffer.from([DENSE]), this.registers as Uint8Array]);
@@ -82,17 +97,17 @@ export class PeopleSketch {
   }
 }
 
-function setRegister(registers: Uint8Array, hash: string): void {
-  const high = Number.parseInt(hash.slice(0, 8), 16);
-  const low = Number.parseInt(hash.slice(8), 16);
-  const index = high >>> (32 - INDEX_BITS);
-  // The 52 bits after the index: 20 in `high`, 32 in `low`.
-  const rest = high & ((1 << (32 - INDEX_BITS)) - 1);
+function setRegister(registers: Uint8Array, hash: number): void {
+  const index = Math.floor(hash / TWO_RANK_BITS);
+  const rest = hash % TWO_RANK_BITS;
+  // The 41 bits after the index: 9 above 2^32, 32 below.
+  const high = Math.floor(rest / TWO_32);
+  const low = rest % TWO_32;
   const rank =
-    rest !== 0
-      ? Math.clz32(rest) - INDEX_BITS + 1
+    high !== 0
+      ? Math.clz32(high) - (32 - (RANK_BITS - 32)) + 1
       : low !== 0
-        ? 32 - INDEX_BITS + Math.clz32(low) + 1
+        ? RANK_BITS - 32 + Math.clz32(low) + 1
         : RANK_BITS + 1;
   if (rank > (registers[index] as number)) registers[index] = rank;
 }

@@ -90,16 +90,34 @@ export async function buildRollupDay(
   });
 }
 
-/** Deletes the rollup rows of these days (every dimension, through the primary key). */
+/**
+ * Deletes the rollup rows of these days (every dimension, through the primary key), and the
+ * months that hold them, which are merged again once their days are all built.
+ */
 export async function deleteRollupRows(db: Kysely<DB>, siteId: string, days: string[]): Promise<void> {
   if (days.length === 0) return;
+  const months = [...new Set(days.map(monthOf))];
   await db
     .deleteFrom('stats_visit_rollups')
     .where('site_id', '=', siteId)
     .where('dimension', 'in', ROLLUP_DIMENSIONS)
     .where(sql<boolean>`day = any(${days}::date[])`)
     .execute();
+  await db
+    .deleteFrom('stats_rollup_months')
+    .where('site_id', '=', siteId)
+    .where(sql<boolean>`month = any(${months}::date[])`)
+    .execute();
+  await db
+    .deleteFrom('stats_month_rollups')
+    .where('site_id', '=', siteId)
+    .where('dimension', 'in', ROLLUP_DIMENSIONS)
+    .where(sql<boolean>`month = any(${months}::date[])`)
+    .execute();
 }
+
+/** The first day of the month of `day` (YYYY-MM-DD). */
+export const monthOf = (day: string) => `${day.slice(0, 7)}-01`;
 
 async function readVisits(db: Kysely<DB>, siteId: string, day: string): Promise<VisitRow[]> {
   const columns = VISIT_DIMENSIONS.map((name, i) => sql`${VISIT_DIMENSION_SQL[name]} as ${sql.ref(`d${i}`)}`);
@@ -168,7 +186,7 @@ function groupPageviews(pageviews: PageviewRow[]): Group[] {
 
 function groupVisits(visits: VisitRow[]): Group[] {
   const groups = new Map<string, Group>();
-  const add = (dimension: string, value: string, visit: VisitRow, hash: string) => {
+  const add = (dimension: string, value: string, visit: VisitRow, hash: number) => {
     const key = `${dimension}\u0000${value}`;
     let group = groups.get(key);
     if (!group) {

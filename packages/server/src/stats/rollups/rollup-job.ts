@@ -2,9 +2,9 @@
  * Keeps the visit rollups (rollup-day.ts) up to date, one pass per run of the background job:
  * for each site, first drops the built days that identity links made since the last pass have
  * made stale (a link merges a visitor id into a person, which changes the people of every day
- * that visitor id visited), then builds the days not built yet, oldest first, from the site's
- * first visit to the last day that can have ended (a visit may go on up to 30 idle minutes past
- * midnight). Safe in several processes at once: a day's build is one transaction that takes the
+ * that visitor id visited), then builds the days not built yet, oldest first, from the month of
+ * the site's first visit to the last day that can have ended (a visit may go on up to 30 idle
+ * minutes past midnight), then merges every month whose days are all built (rollup-month.ts). Safe in several processes at once: a day's build is one transaction that takes the
  * day's row first.
  */
 import { type Kysely, sql } from 'kysely';
@@ -12,6 +12,7 @@ import type { DB } from '../../db/types.js';
 import type { Clock } from '../../lib/clock.js';
 import { DAY_MS, MINUTE_MS } from '../../lib/clock.js';
 import { buildRollupDay, deleteRollupRows } from './rollup-day.js';
+import { mergeRollupMonth, monthsToMerge } from './rollup-month.js';
 
 /**
  * A link is seen by every build that started this long after it was made: longer than any
@@ -23,6 +24,8 @@ const VISIT_IDLE_MS = 30 * MINUTE_MS;
 
 export interface RollupRunReport {
   built: number;
+  /** Whole months merged from their days. */
+  months: number;
   /** Days dropped because of identity links made after they were built. */
   stale: number;
   /** Days left for a later run: a visit of theirs may still go on, or the run's budget was spent. */
@@ -69,7 +72,10 @@ export function createStatsRollups({ db, clock }: { db: Kysely<DB>; clock: Clock
   async function daysToBuild(siteId: string, lastDay: string, limit: number): Promise<string[]> {
     const { rows } = await sql<{ day: string }>`
       select to_char(d, 'YYYY-MM-DD') as day
-      from (select (min(started_at) at time zone 'UTC')::date as first from visits where site_id = ${siteId}) f,
+      from (
+        select date_trunc('month', min(started_at) at time zone 'UTC')::date as first
+        from visits where site_id = ${siteId}
+      ) f,
         generate_series(f.first, ${lastDay}::date, interval '1 day') d
       where not exists (select 1 from stats_rollup_days r where r.site_id = ${siteId} and r.day = d::date)
       order by d
@@ -83,7 +89,7 @@ export function createStatsRollups({ db, clock }: { db: Kysely<DB>; clock: Clock
     async runOnce({ maxDays = 400 }: { maxDays?: number } = {}): Promise<RollupRunReport> {
       const now = clock.now();
       const lastDay = lastClosableDay(now);
-      const report: RollupRunReport = { built: 0, stale: 0, waiting: 0 };
+      const report: RollupRunReport = { built: 0, months: 0, stale: 0, waiting: 0 };
       // A site being erased is left alone: its visits are going.
       const sites = await db
         .selectFrom('sites')
@@ -99,6 +105,9 @@ export function createStatsRollups({ db, clock }: { db: Kysely<DB>; clock: Clock
         for (const day of days.slice(0, budget)) {
           if (await buildRollupDay(db, id, day, now)) report.built += 1;
           else report.waiting += 1;
+        }
+        for (const month of await monthsToMerge(db, id)) {
+          if (await mergeRollupMonth(db, id, month, now)) report.months += 1;
         }
       }
       return report;

@@ -62,25 +62,76 @@ export function rollupDimension(q: GrainQuery): string | null {
   return isVisitDimension(only) ? only : null;
 }
 
-/** Reads in one snapshot with the site's built days of the range; null when none is built. */
+/** What is built of a query's range: its days, and the whole months it may read as one row. */
+interface Built {
+  days: Set<string>;
+  months: string[];
+}
+
+/**
+ * Reads in one snapshot with what is built of the site's range; null when no day is. Months
+ * are used only when the query's buckets do not split them (no time dimension, or months).
+ */
 function withBuiltDays<R>(
   db: Kysely<DB>,
   q: GrainQuery,
-  read: (trx: Kysely<DB>, built: Set<string>) => Promise<R>,
+  read: (trx: Kysely<DB>, built: Built) => Promise<R>,
 ): Promise<R | null> {
+  const time = q.dimensions.find(isTimeDimension);
+  const readsMonths = time === undefined || time === 'time:month';
   return withReadMemory(
     db,
     async (trx) => {
-      const built = await trx
+      const days = await trx
         .selectFrom('stats_rollup_days')
         .select(sql<string>`to_char(day, 'YYYY-MM-DD')`.as('day'))
         .where('site_id', '=', q.siteId)
         .where(sql<boolean>`day between ${q.from}::date and ${q.to}::date`)
         .execute();
-      return built.length === 0 ? null : read(trx, new Set(built.map((row) => row.day)));
+      if (days.length === 0) return null;
+      const built = new Set(days.map((row) => row.day));
+      const months = readsMonths
+        ? await trx
+            .selectFrom('stats_rollup_months')
+            .select(sql<string>`to_char(month, 'YYYY-MM-DD')`.as('month'))
+            .where('site_id', '=', q.siteId)
+            .where(sql<boolean>`month >= ${q.from}::date and month + interval '1 month' <= ${q.to}::date + 1`)
+            .execute()
+        : [];
+      // A month counts only with all its days, so no day is read twice.
+      const whole = months
+        .map((row) => row.month)
+        .filter((month) => daysOfMonth(month).every((day) => built.has(day)));
+      return read(trx, { days: built, months: whole });
     },
     { snapshot: true },
   );
+}
+
+function daysOfMonth(month: string): string[] {
+  const days: string[] = [];
+  const start = Date.parse(`${month}T00:00:00Z`);
+  for (let at = start; new Date(at).getUTCMonth() === new Date(start).getUTCMonth(); at += DAY_MS) {
+    days.push(new Date(at).toISOString().slice(0, 10));
+  }
+  return days;
+}
+
+/**
+ * The rollup rows of one dimension in the range, as `r`: the whole months from the month rows
+ * (`day` their first day), the other days from the day rows.
+ */
+function rollupRows(q: GrainQuery, dimension: string, months: string[]) {
+  const columns = sql`site_id, dimension, value, visits, pageviews, bounces, engaged_seconds, continued_visits, people`;
+  return sql`(
+    select ${columns}, day from stats_visit_rollups
+    where site_id = ${q.siteId} and dimension = ${dimension}
+      and day between ${q.from}::date and ${q.to}::date
+      and date_trunc('month', day)::date <> all(${months}::date[])
+    union all
+    select ${columns}, month as day from stats_month_rollups
+    where site_id = ${q.siteId} and dimension = ${dimension} and month = any(${months}::date[])
+  ) r`;
 }
 
 /** Groups keyed by their dimension values, made on first use. */
@@ -137,10 +188,8 @@ export async function readVisitGroupsFromRollups(
         sql`r.visits, r.pageviews, r.bounces, r.engaged_seconds::float8 as engaged`,
         countsPeople ? sql`r.people` : sql`null as people`,
       ])}
-      from stats_visit_rollups r
-      where r.site_id = ${q.siteId} and r.dimension = ${dimension}
-        and r.day between ${q.from}::date and ${q.to}::date
-        and ${filterSql({ op: 'and', filters: q.filters }, 'visits', dimension === TOTAL ? {} : { [dimension]: value })}
+      from ${rollupRows(q, dimension, built.months)}
+      where ${filterSql({ op: 'and', filters: q.filters }, 'visits', dimension === TOTAL ? {} : { [dimension]: value })}
     `.execute(trx);
     for (const row of rolled) {
       const group = of(dimensionsOf(q, row, 'd'));
@@ -152,7 +201,7 @@ export async function readVisitGroupsFromRollups(
     }
 
     const withBounces = metrics.includes('bounce_rate');
-    for (const [from, to] of daysNotBuilt(q.from, q.to, built)) {
+    for (const [from, to] of daysNotBuilt(q.from, q.to, built.days)) {
       const { rows: raw } = await sql<Record<string, unknown>>`
         ${visitsPerPersonSql({ ...q, from, to }, withBounces)}
       `.execute(trx);
@@ -210,9 +259,7 @@ export async function readPageGroupsFromRollups(
         countsPeople ? sql`e.people` : sql`null as people`,
       ])}
       from (
-        select r.*, nullif(r.value, '') as path from stats_visit_rollups r
-        where r.site_id = ${q.siteId} and r.dimension = ${PAGE}
-          and r.day between ${q.from}::date and ${q.to}::date
+        select r.*, nullif(r.value, '') as path from ${rollupRows(q, PAGE, built.months)}
       ) e
       where ${filterSql({ op: 'and', filters: q.filters }, 'pageviews')}
     `.execute(trx);
@@ -224,7 +271,7 @@ export async function readPageGroupsFromRollups(
       if (row.people) group.people.merge(row.people as Uint8Array);
     }
 
-    for (const [from, to] of daysNotBuilt(q.from, q.to, built)) {
+    for (const [from, to] of daysNotBuilt(q.from, q.to, built.days)) {
       const { rows: raw } = await sql<Record<string, unknown>>`
         ${pageviewsPerVisitSql({ ...q, from, to }, joinsDayBefore(from) ? from : null)}
       `.execute(trx);

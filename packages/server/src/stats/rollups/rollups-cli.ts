@@ -18,14 +18,15 @@ const database = await openDatabase(
 try {
   await migrate(database.db);
   const rollups = createStatsRollups({ db: database.db, clock: systemClock });
-  const total = { built: 0, stale: 0 };
+  const total = { built: 0, months: 0, stale: 0 };
   for (;;) {
     const report = await rollups.runOnce();
     total.built += report.built;
+    total.months += report.months;
     total.stale += report.stale;
-    if (report.built === 0) {
+    if (report.built + report.months === 0) {
       process.stdout.write(
-        `built ${total.built} day(s), ${total.stale} made stale by identity links; ` +
+        `built ${total.built} day(s) and ${total.months} month(s), ${total.stale} day(s) made stale by identity links; ` +
           `${report.waiting} day(s) wait for visits that may still go on\n`,
       );
       break;

@@ -177,7 +177,8 @@ describe('stats rollups', () => {
     ]);
 
     await run();
-    expect(await builtDays(site)).toEqual(['2026-04-10', '2026-04-11', '2026-04-12']);
+    // From the first day of the first visit's month.
+    expect(await builtDays(site)).toHaveLength(12);
     for (const [i, body] of queries.entries())
       expect((await ask(body)).results, JSON.stringify(body)).toEqual(raw[i]);
     // Without the raw pageviews of the built days, a range of built days still answers.
@@ -187,6 +188,69 @@ describe('stats rollups', () => {
       .where('occurred_at', '<', new Date('2026-04-13T00:00:00Z'))
       .execute();
     expect((await ask(queries[5] as Record<string, unknown>)).results).toEqual(raw[5]);
+  });
+
+  it('merges a whole month into one row per value, and answers long ranges from it as from the days', async () => {
+    const site = await insertSite(t, t.owner.accountId);
+    const [returning, night] = [newVisitorId(), newVisitorId()];
+    for (const [vid, at, path, ref] of [
+      [returning, '2026-08-03T10:00:00Z', '/', 'https://chatgpt.com/'],
+      [returning, '2026-08-03T10:01:00Z', '/pricing', ''],
+      [night, '2026-08-20T08:00:00Z', '/docs', 'https://www.google.com/'],
+      [returning, '2026-08-31T23:50:00Z', '/', ''],
+      [returning, '2026-09-01T00:10:00Z', '/', ''],
+      [night, '2026-09-01T09:00:00Z', '/pricing', ''],
+      [night, '2026-09-02T09:00:00Z', '/', ''],
+    ] as const) {
+      await visit(site, vid, at, path, ref);
+    }
+    t.clock.set(new Date('2026-09-02T12:00:00Z'));
+    const queries = [
+      { dimensions: ['event:page'] },
+      { dimensions: ['event:page', 'time:month'] },
+      { dimensions: ['event:page'], date_range: ['2026-08-01', '2026-08-31'] },
+      { dimensions: ['visit:channel'] },
+      { dimensions: ['time:month'], metrics: ['visitors', 'visits', 'pageviews', 'bounce_rate'] },
+      { metrics: ['visitors', 'visits', 'pageviews', 'visit_duration'] },
+    ];
+    const ask = (body: Record<string, unknown>) =>
+      query(site, { date_range: ['2026-07-30', '2026-09-02'], ...body });
+    const raw = [];
+    for (const body of queries) raw.push((await ask(body)).results);
+    const report = await run();
+    expect(report.months).toBeGreaterThanOrEqual(1);
+    const months = await t.database.db
+      .selectFrom('stats_rollup_months')
+      .select(sql<string>`to_char(month, 'YYYY-MM-DD')`.as('month'))
+      .where('site_id', '=', site.id)
+      .execute();
+    expect(months.map((row) => row.month)).toEqual(['2026-08-01']);
+    for (const [i, body] of queries.entries())
+      expect((await ask(body)).results, JSON.stringify(body)).toEqual(raw[i]);
+    // A day built again drops its month, which is merged again from its days.
+    await t.database.db
+      .deleteFrom('stats_rollup_days')
+      .where('site_id', '=', site.id)
+      .where('day', '=', '2026-08-20')
+      .execute();
+    t.clock.set(new Date('2026-09-02T12:30:00Z'));
+    await run();
+    const merged = await t.database.db
+      .selectFrom('stats_rollup_months')
+      .select('built_at')
+      .where('site_id', '=', site.id)
+      .executeTakeFirstOrThrow();
+    expect(merged.built_at).toEqual(new Date('2026-09-02T12:30:00Z'));
+    for (const [i, body] of queries.entries())
+      expect((await ask(body)).results, JSON.stringify(body)).toEqual(raw[i]);
+    // The month's day rows are not read: without them the answers stand.
+    await t.database.db
+      .deleteFrom('stats_visit_rollups')
+      .where('site_id', '=', site.id)
+      .where('day', '<', '2026-09-01')
+      .execute();
+    for (const [i, body] of queries.entries())
+      expect((await ask(body)).results, JSON.stringify(body)).toEqual(raw[i]);
   });
 
   it('estimates the people of a day with more than 512 of them, and names visitors approximate', async () => {
