@@ -7,7 +7,7 @@
 import { Redis } from 'ioredis';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { openDatabase } from './db/database.js';
+import { configuredDatabase, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { roleFromArgs, runsBackgroundJobs, type ServerRole } from './http/roles.js';
 import { applySiteLimit, prepareSetupToken, resolveSecretKey } from './instance.js';
@@ -30,11 +30,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
 
-  const database = await openDatabase(
-    config.databaseUrl
-      ? { kind: 'postgres', url: config.databaseUrl }
-      : { kind: 'pglite', dataDir: config.dataDir },
-  );
+  const database = await openDatabase(configuredDatabase(config));
   await migrate(database.db);
   await applySiteLimit(database.db, config);
   config = { ...config, secretKey: await resolveSecretKey(database.db, config) };

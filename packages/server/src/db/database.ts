@@ -39,6 +39,15 @@ export type DatabaseTarget =
   | { kind: 'postgres'; url: string; poolSize?: number }
   | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob };
 
+/** The database the configuration names: PostgreSQL at DATABASE_URL, else PGlite in DATA_DIR. */
+export const configuredDatabase = (config: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+}): DatabaseTarget =>
+  config.databaseUrl
+    ? { kind: 'postgres', url: config.databaseUrl }
+    : { kind: 'pglite', dataDir: config.dataDir };
+
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   return target.kind === 'postgres' ? openPostgres(target.url, target.poolSize) : openPGlite(target);
 }

@@ -3,7 +3,7 @@
  * PGlite database, stop the server first: its data folder takes one process at a time.
  */
 import { ConfigError, loadConfig } from '../config.js';
-import { openDatabase } from '../db/database.js';
+import { configuredDatabase, openDatabase } from '../db/database.js';
 import { systemClock } from '../lib/clock.js';
 import { runRatesImport } from './rates-import-command.js';
 
@@ -16,12 +16,7 @@ try {
   process.exit(1);
 }
 process.exitCode = await runRatesImport(process.argv.slice(2), {
-  openDatabase: () =>
-    openDatabase(
-      config.databaseUrl
-        ? { kind: 'postgres', url: config.databaseUrl }
-        : { kind: 'pglite', dataDir: config.dataDir },
-    ),
+  openDatabase: () => openDatabase(configuredDatabase(config)),
   clock: systemClock,
   stdout: (line) => process.stdout.write(`${line}\n`),
   stderr: (line) => process.stderr.write(`${line}\n`),

@@ -19,9 +19,10 @@ export const TOTAL = 'total';
 export const PAGE = 'event:page';
 export const ROLLUP_DIMENSIONS: readonly string[] = [TOTAL, ...VISIT_DIMENSIONS, PAGE];
 /** Rows per insert statement. */
-const INSERT_CHUNK = 500;
+export const INSERT_CHUNK = 500;
 
-interface Group {
+/** One dimension value's figures, as a rollup row holds them (day or month). */
+export interface RollupGroup {
   dimension: string;
   value: string;
   visits: number;
@@ -70,25 +71,25 @@ export async function buildRollupDay(
     for (let at = 0; at < groups.length; at += INSERT_CHUNK) {
       await trx
         .insertInto('stats_visit_rollups')
-        .values(
-          groups.slice(at, at + INSERT_CHUNK).map((group) => ({
-            site_id: siteId,
-            dimension: group.dimension,
-            day,
-            value: group.value,
-            visits: group.visits,
-            pageviews: group.pageviews,
-            bounces: group.bounces,
-            engaged_seconds: group.engagedSeconds,
-            continued_visits: group.continuedVisits,
-            people: group.people.encode(),
-          })),
-        )
+        .values(groups.slice(at, at + INSERT_CHUNK).map((group) => ({ ...rowOf(siteId, group), day })))
         .execute();
     }
     return true;
   });
 }
+
+/** A group's columns of the day and month rollup tables, but the day or month. */
+export const rowOf = (siteId: string, group: RollupGroup) => ({
+  site_id: siteId,
+  dimension: group.dimension,
+  value: group.value,
+  visits: group.visits,
+  pageviews: group.pageviews,
+  bounces: group.bounces,
+  engaged_seconds: group.engagedSeconds,
+  continued_visits: group.continuedVisits,
+  people: group.people.encode(),
+});
 
 /**
  * Deletes the rollup rows of these days (every dimension, through the primary key), and the
@@ -131,7 +132,7 @@ async function readVisits(db: Kysely<DB>, siteId: string, day: string): Promise<
   return rows;
 }
 
-const newGroup = (dimension: string, value: string): Group => ({
+export const newGroup = (dimension: string, value: string): RollupGroup => ({
   dimension,
   value,
   visits: 0,
@@ -161,8 +162,8 @@ async function readPageviews(db: Kysely<DB>, siteId: string, day: string): Promi
 }
 
 /** Per page: pageviews, distinct visits, visits that viewed it the day before too, people. */
-function groupPageviews(pageviews: PageviewRow[]): Group[] {
-  const pages = new Map<string, { group: Group; visits: Set<string>; continued: Set<string> }>();
+function groupPageviews(pageviews: PageviewRow[]): RollupGroup[] {
+  const pages = new Map<string, { group: RollupGroup; visits: Set<string>; continued: Set<string> }>();
   for (const view of pageviews) {
     const value = view.path ?? '';
     let page = pages.get(value);
@@ -184,8 +185,8 @@ function groupPageviews(pageviews: PageviewRow[]): Group[] {
   }));
 }
 
-function groupVisits(visits: VisitRow[]): Group[] {
-  const groups = new Map<string, Group>();
+function groupVisits(visits: VisitRow[]): RollupGroup[] {
+  const groups = new Map<string, RollupGroup>();
   const add = (dimension: string, value: string, visit: VisitRow, hash: number) => {
     const key = `${dimension}\u0000${value}`;
     let group = groups.get(key);

@@ -7,21 +7,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/types.js';
-import { PeopleSketch } from './people-sketch.js';
-import { ROLLUP_DIMENSIONS } from './rollup-day.js';
-
-interface MonthGroup {
-  dimension: string;
-  value: string;
-  visits: number;
-  pageviews: number;
-  bounces: number;
-  engagedSeconds: number;
-  continuedVisits: number;
-  people: PeopleSketch;
-}
-
-const INSERT_CHUNK = 500;
+import { INSERT_CHUNK, newGroup, ROLLUP_DIMENSIONS, type RollupGroup, rowOf } from './rollup-day.js';
 
 /** The months of the site whose days are all built and that have no month rows yet. */
 export async function monthsToMerge(db: Kysely<DB>, siteId: string): Promise<string[]> {
@@ -91,21 +77,12 @@ export async function mergeRollupMonth(
       .where('dimension', 'in', ROLLUP_DIMENSIONS)
       .where(sql<boolean>`day >= ${month}::date and day < ${month}::date + interval '1 month'`)
       .execute();
-    const groups = new Map<string, MonthGroup>();
+    const groups = new Map<string, RollupGroup>();
     for (const day of days) {
       const key = `${day.dimension}\u0000${day.value}`;
       let group = groups.get(key);
       if (!group) {
-        group = {
-          dimension: day.dimension,
-          value: day.value,
-          visits: 0,
-          pageviews: 0,
-          bounces: 0,
-          engagedSeconds: 0,
-          continuedVisits: 0,
-          people: new PeopleSketch(),
-        };
+        group = newGroup(day.dimension, day.value);
         groups.set(key, group);
       }
       const continued = Number(day.continued_visits);
@@ -116,18 +93,7 @@ export async function mergeRollupMonth(
       group.engagedSeconds += Number(day.engaged_seconds);
       group.people.merge(day.people);
     }
-    const rows = [...groups.values()].map((group) => ({
-      site_id: siteId,
-      dimension: group.dimension,
-      month,
-      value: group.value,
-      visits: group.visits,
-      pageviews: group.pageviews,
-      bounces: group.bounces,
-      engaged_seconds: group.engagedSeconds,
-      continued_visits: group.continuedVisits,
-      people: group.people.encode(),
-    }));
+    const rows = [...groups.values()].map((group) => ({ ...rowOf(siteId, group), month }));
     for (let at = 0; at < rows.length; at += INSERT_CHUNK) {
       await trx
         .insertInto('stats_month_rollups')

@@ -4,17 +4,13 @@
  * old traffic, when waiting for the job is not wanted; safe while the server runs.
  */
 import { loadConfig } from '../../config.js';
-import { openDatabase } from '../../db/database.js';
+import { configuredDatabase, openDatabase } from '../../db/database.js';
 import { migrate } from '../../db/migrate.js';
 import { systemClock } from '../../lib/clock.js';
 import { createStatsRollups } from './rollup-job.js';
 
 const config = loadConfig();
-const database = await openDatabase(
-  config.databaseUrl
-    ? { kind: 'postgres', url: config.databaseUrl }
-    : { kind: 'pglite', dataDir: config.dataDir },
-);
+const database = await openDatabase(configuredDatabase(config));
 try {
   await migrate(database.db);
   const rollups = createStatsRollups({ db: database.db, clock: systemClock });
