@@ -15,8 +15,10 @@ import { buildRollupDay, deleteRollupRows } from './rollup-day.js';
 import { mergeRollupMonth, monthsToMerge } from './rollup-month.js';
 
 /**
- * A link is seen by every build that started this long after it was made: longer than any
- * ingest transaction takes to commit. Days built within it are dropped again, to be sure.
+ * Longer than any ingest transaction takes to commit: a link is certainly visible this long
+ * after it was made, and a build that started later saw it. Each link is checked once, when this
+ * has passed, and drops the days built before then; so a merge of people reaches the rollups
+ * within a few minutes, and a day is never dropped twice for one link.
  */
 const LINK_COMMIT_MARGIN_MS = 5 * MINUTE_MS;
 /** As touchtrail_visit_idle(): a visit started before midnight may go on this long past it. */
@@ -45,14 +47,16 @@ export function createStatsRollups({ db, clock }: { db: Kysely<DB>; clock: Clock
         .where('site_id', '=', siteId)
         .forUpdate()
         .executeTakeFirst();
+      const margin = sql`(interval '1 millisecond' * ${LINK_COMMIT_MARGIN_MS})`;
+      const settled = new Date(now.getTime() - LINK_COMMIT_MARGIN_MS);
       let stale: string[] = [];
       if (checked) {
-        const margin = sql`(interval '1 millisecond' * ${LINK_COMMIT_MARGIN_MS})`;
         const { rows } = await sql<{ day: string }>`
           delete from stats_rollup_days d
           using identity_links l
           join visits v on v.site_id = l.site_id and v.visitor_id = l.visitor_id
-          where l.site_id = ${siteId} and l.created_at > ${checked.links_checked_at}::timestamptz - ${margin}
+          where l.site_id = ${siteId}
+            and l.created_at > ${checked.links_checked_at} and l.created_at <= ${settled}
             and d.site_id = l.site_id and d.day = (v.started_at at time zone 'UTC')::date
             and d.built_at < l.created_at + ${margin}
           returning to_char(d.day, 'YYYY-MM-DD') as day
@@ -62,8 +66,8 @@ export function createStatsRollups({ db, clock }: { db: Kysely<DB>; clock: Clock
       }
       await trx
         .insertInto('stats_rollup_sites')
-        .values({ site_id: siteId, links_checked_at: now })
-        .onConflict((oc) => oc.column('site_id').doUpdateSet({ links_checked_at: now }))
+        .values({ site_id: siteId, links_checked_at: settled })
+        .onConflict((oc) => oc.column('site_id').doUpdateSet({ links_checked_at: settled }))
         .execute();
       return stale.length;
     });
