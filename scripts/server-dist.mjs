@@ -1,7 +1,7 @@
 /**
- * The server runs as compiled JavaScript and serves the tracker's built file. These helpers
- * rebuild both when a source they depend on changed since the last build, and run a file of
- * the server as a child process.
+ * The server runs as compiled JavaScript and serves the tracker's and the dashboard's built
+ * files. These helpers rebuild all three when a source they depend on changed since the last
+ * build, and run a file of the server as a child process.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -13,6 +13,7 @@ export const ROOT_DIR = fileURLToPath(new URL('..', import.meta.url));
 export const SERVER_DIR = path.join(ROOT_DIR, 'packages', 'server');
 const DIST_DIR = path.join(SERVER_DIR, 'dist');
 const TRACKER_DIR = path.join(ROOT_DIR, 'packages', 'tracker');
+const DASHBOARD_DIR = path.join(ROOT_DIR, 'packages', 'dashboard');
 
 /** Newest modification time (ms) among the files under `dir` that `include` accepts; 0 when none. */
 function newestMtime(dir, include = () => true) {
@@ -36,8 +37,20 @@ function isTrackerStale() {
   return newestInput > statSync(built).mtimeMs;
 }
 
+function isDashboardStale() {
+  const built = path.join(DASHBOARD_DIR, 'dist', 'index.html');
+  if (!existsSync(built)) return true;
+  const newestInput = Math.max(
+    newestMtime(path.join(DASHBOARD_DIR, 'src')),
+    newestMtime(path.join(DASHBOARD_DIR, 'public')),
+    statSync(path.join(DASHBOARD_DIR, 'index.html')).mtimeMs,
+    statSync(path.join(DASHBOARD_DIR, 'vite.config.ts')).mtimeMs,
+  );
+  return newestInput > statSync(built).mtimeMs;
+}
+
 function isStale() {
-  if (isTrackerStale()) return true;
+  if (isTrackerStale() || isDashboardStale()) return true;
   if (!existsSync(path.join(DIST_DIR, 'main.js'))) return true;
   const srcDir = path.join(SERVER_DIR, 'src');
   const testDir = path.join(srcDir, 'test') + path.sep;
@@ -76,7 +89,9 @@ export function run(command, args, options = {}) {
 /** Runs the build when a dist folder is missing or older than its inputs; resolves to the exit code. */
 export async function buildIfStale() {
   if (!isStale()) return 0;
-  process.stderr.write('the compiled server or tracker is missing or stale: building them first\n');
+  process.stderr.write(
+    'the compiled server, tracker or dashboard is missing or stale: building them first\n',
+  );
   // Under `npm start` this is npm's own CLI, so the build uses the same npm even when `npm` is not on PATH.
   const npmCli = process.env.npm_execpath;
   const [command, prefix] = npmCli?.endsWith('.js') ? [process.execPath, [npmCli]] : ['npm', []];

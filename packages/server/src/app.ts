@@ -15,6 +15,7 @@ import { registerConversionRoutes } from './conversions/conversions.routes.js';
 import { registerBotTokenRoutes } from './crawlers/bot-tokens.routes.js';
 import { registerCrawlerHitRoutes } from './crawlers/crawler-hits.routes.js';
 import { registerCrawlerReportRoute } from './crawlers/crawler-report.routes.js';
+import { registerDashboardRoutes } from './dashboard/dashboard.routes.js';
 import type { Database } from './db/database.js';
 import { registerEventsRoutes } from './events/events.routes.js';
 import { registerFunnelsRoutes } from './funnels/funnels.routes.js';
@@ -65,6 +66,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Which routes this process answers (http/roles.ts); every route by default. */
   role?: ServerRole;
+  /** Overrides the folder of the dashboard's built files (tests serve a folder of their own). */
+  dashboardDir?: string;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -203,6 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     convert: (amountMinor, from, to, day) => services.rates.convertMinor(amountMinor, from, to, day),
   });
   registerOpenApiRoute(app);
+  registerDashboardRoutes(app, { dir: deps.dashboardDir });
   // Batches still waiting are written before the database closes (main.ts closes it after this).
   app.addHook('onClose', async () => {
     await services.ingest.drain();

@@ -39,7 +39,7 @@ export interface TestApp {
 /** `env` reaches `loadConfig`; `LOG_LEVEL` (default `info`) sets the level of the captured log. */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { role?: ServerRole } = {},
+  options: { role?: ServerRole; dashboardDir?: string } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
   const clock = createManualClock(new Date());
@@ -55,6 +55,7 @@ export async function createTestApp(
     clock,
     logger: buildLoggerOptions(config.logLevel, stream),
     role: options.role,
+    dashboardDir: options.dashboardDir,
   });
   // A test may close early (to flush the log); the file's own teardown then finds it closed.
   let closing: Promise<void> | undefined;
@@ -119,12 +120,12 @@ export interface TestContext extends TestApp {
  */
 export function useTestApp(
   env: Record<string, string> = {},
-  options: { role?: ServerRole; owner?: boolean } = {},
+  options: { role?: ServerRole; owner?: boolean; dashboardDir?: string } = {},
 ): TestContext {
   let current: TestApp | undefined;
   let owner: Owner | undefined;
   beforeAll(async () => {
-    current = await createTestApp(env, { role: options.role });
+    current = await createTestApp(env, options);
     if (options.owner !== false) owner = await setUpOwner(current);
   });
   afterAll(() => current?.close());

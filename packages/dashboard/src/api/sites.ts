@@ -1,0 +1,50 @@
+/** Sites (interface §4.2) and the stats reads the site pages share. */
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from './http';
+import type { DashboardSite, Realtime, Site, StatsAnswer, StatsQuery } from './types';
+
+export const dashboardSitesQuery = queryOptions({
+  queryKey: ['dashboard-sites'],
+  queryFn: () => api<{ sites: DashboardSite[] }>('GET', '/v1/dashboard/sites').then((a) => a.sites),
+});
+
+export const siteQuery = (siteId: string) =>
+  queryOptions({
+    queryKey: ['site', siteId],
+    queryFn: () => api<Site>('GET', `/v1/sites/${encodeURIComponent(siteId)}`),
+  });
+
+export interface NewSite {
+  site_id: string;
+  snippet_key: string;
+  domain: string;
+  name: string | null;
+  suggested_cookie_apex_domain: string | null;
+  api_key: string;
+}
+
+export const createSite = (body: { domain: string; name?: string | null }) =>
+  api<NewSite>('POST', '/v1/sites', { body });
+
+export const queryStats = (query: StatsQuery, signal?: AbortSignal) =>
+  api<StatsAnswer>('POST', '/v1/stats/query', { body: query, signal });
+
+/** One stats query, cached by its body; the previous answer stays on screen while a new one loads. */
+export function useStats(query: StatsQuery, options: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: ['stats', query],
+    queryFn: ({ signal }) => queryStats(query, signal),
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+    enabled: options.enabled ?? true,
+  });
+}
+
+export function useRealtime(siteId: string) {
+  return useQuery({
+    queryKey: ['realtime', siteId],
+    queryFn: ({ signal }) =>
+      api<Realtime>('GET', '/v1/stats/realtime', { query: { site_id: siteId }, signal }),
+    refetchInterval: 30_000,
+  });
+}

@@ -1,0 +1,112 @@
+/** The frame of every signed-in page: the bar with the site switcher, theme and sign-out. */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { Link, useLocation, useRoute } from 'wouter';
+import { logout } from '../api/account';
+import { dashboardSitesQuery } from '../api/sites';
+import type { Me } from '../api/types';
+import { applyTheme, currentTheme, type Theme } from '../lib/theme';
+
+function SiteSwitcher({ siteId }: { siteId: string }) {
+  const [, navigate] = useLocation();
+  const sites = useQuery(dashboardSitesQuery);
+  const live = (sites.data ?? []).filter((s) => !s.deleted_at);
+  if (live.length < 2) return null;
+  return (
+    <select
+      className="input"
+      aria-label="Switch site"
+      value={siteId}
+      onChange={(event) => navigate(`/sites/${event.target.value}`)}
+    >
+      {live.map((site) => (
+        <option key={site.uuid} value={site.uuid}>
+          {site.name ?? site.domain}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+function ThemeToggle() {
+  const [theme, setTheme] = useState<Theme>(currentTheme);
+  const next: Theme = theme === 'dark' ? 'light' : 'dark';
+  return (
+    <button
+      type="button"
+      className="button"
+      onClick={() => {
+        applyTheme(next, true);
+        setTheme(next);
+      }}
+    >
+      {next === 'dark' ? 'Dark theme' : 'Light theme'}
+    </button>
+  );
+}
+
+const SITE_SECTIONS = [
+  { path: '', label: 'Overview' },
+  { path: '/goals', label: 'Goals' },
+  { path: '/funnels', label: 'Funnels' },
+  { path: '/revenue', label: 'Revenue' },
+  { path: '/ai', label: 'AI crawlers' },
+  { path: '/settings', label: 'Settings' },
+];
+
+/** The sections of a site; the view's range and filters travel to the report sections. */
+function SiteNav({ siteId }: { siteId: string }) {
+  const [location] = useLocation();
+  const base = `/sites/${siteId}`;
+  const current =
+    SITE_SECTIONS.filter((s) => s.path !== '' && location.startsWith(base + s.path))[0]?.path ?? '';
+  return (
+    <nav className="site-nav" aria-label="Site">
+      {SITE_SECTIONS.map((section) => (
+        <Link
+          key={section.path}
+          href={base + section.path}
+          aria-current={section.path === current ? 'page' : undefined}
+        >
+          {section.label}
+        </Link>
+      ))}
+    </nav>
+  );
+}
+
+export function Layout({ me, children }: { me: Me; children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+  const [onSite, params] = useRoute<{ siteId: string }>('/sites/:siteId/*?');
+  const siteId = onSite && params.siteId !== 'new' ? params.siteId : undefined;
+  const signOut = async () => {
+    await logout().catch(() => undefined);
+    queryClient.clear();
+    navigate('/login');
+  };
+  return (
+    <>
+      <a className="skip-link" href="#content">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <Link href="/sites" className="brand">
+          <img src="/favicon.svg" alt="" />
+          Touchtrail
+        </Link>
+        {siteId && <SiteSwitcher siteId={siteId} />}
+        <span className="spacer" />
+        <Link href="/account" className="small" title={me.user.email}>
+          Account
+        </Link>
+        <ThemeToggle />
+        <button type="button" className="button" onClick={signOut}>
+          Sign out
+        </button>
+      </header>
+      {siteId && <SiteNav siteId={siteId} />}
+      <div id="content">{children}</div>
+    </>
+  );
+}

@@ -1,0 +1,104 @@
+/**
+ * The time series of the overview, drawn by uPlot on a canvas, with the same figures in a table
+ * for screen readers. The earlier period, when compared, is a dashed line.
+ */
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+
+export interface ChartPoint {
+  /** Seconds since the epoch of the bucket's start. */
+  time: number;
+  label: string;
+  value: number;
+  previous?: number;
+}
+
+const cssVar = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+
+export function TimeChart({
+  points,
+  metricLabel,
+  format,
+  compare,
+  hourly,
+}: {
+  points: ChartPoint[];
+  metricLabel: string;
+  format: (value: number) => string;
+  compare: boolean;
+  hourly: boolean;
+}) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const accent = cssVar('--accent');
+    const muted = cssVar('--muted');
+    const grid = cssVar('--border');
+    const text = cssVar('--text');
+    const axis = { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
+    const data: uPlot.AlignedData = [
+      points.map((p) => p.time),
+      points.map((p) => p.value),
+      ...(compare ? [points.map((p) => p.previous ?? null)] : []),
+    ];
+    const plot = new uPlot(
+      {
+        width: element.clientWidth,
+        height: 260,
+        legend: { show: false },
+        cursor: { drag: { x: false, y: false } },
+        // Buckets are UTC days and hours: the axis labels them in UTC too.
+        tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
+        series: [
+          {},
+          {
+            label: metricLabel,
+            stroke: accent,
+            width: 2,
+            fill: `${accent}22`,
+            points: { show: points.length < 40 },
+          },
+          ...(compare ? [{ label: 'Earlier period', stroke: muted, width: 1.5, dash: [6, 4] }] : []),
+        ],
+        axes: [
+          { ...axis, values: hourly ? '{HH}:{mm}' : undefined },
+          { ...axis, size: 60, values: (_u, ticks) => ticks.map((t) => format(t)) },
+        ],
+      },
+      data,
+      element,
+    );
+    const resize = new ResizeObserver(() => plot.setSize({ width: element.clientWidth, height: 260 }));
+    resize.observe(element);
+    return () => {
+      resize.disconnect();
+      plot.destroy();
+    };
+  }, [points, metricLabel, format, compare, hourly]);
+  return (
+    <figure style={{ margin: 0 }}>
+      <div className="chart" ref={box} aria-hidden="true" />
+      <table className="visually-hidden">
+        <caption>{metricLabel} over time</caption>
+        <thead>
+          <tr>
+            <th scope="col">Period</th>
+            <th scope="col">{metricLabel}</th>
+            {compare && <th scope="col">Earlier period</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {points.map((p) => (
+            <tr key={p.time}>
+              <th scope="row">{p.label}</th>
+              <td>{format(p.value)}</td>
+              {compare && <td>{p.previous === undefined ? '' : format(p.previous)}</td>}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}

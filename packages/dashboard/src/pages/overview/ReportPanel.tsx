@@ -1,0 +1,102 @@
+/**
+ * A panel of the overview: a few tabs, each one stats breakdown shown as bar rows. Clicking a
+ * row adds its value as a filter of the whole view.
+ */
+import { type ReactNode, useState } from 'react';
+import { useStats } from '../../api/sites';
+import type { StatsFilter, StatsRow } from '../../api/types';
+import { BarList } from '../../components/BarList';
+import { ErrorState, SkeletonRows } from '../../components/States';
+import { Tabs } from '../../components/Tabs';
+import { type FilterKey, filterKeyOf, queryScope, type ViewState, withFilter } from '../../lib/view-state';
+
+export interface PanelColumn {
+  metric: string;
+  label: string;
+  format: (value: number, row: StatsRow) => string;
+}
+
+export interface PanelTab {
+  key: string;
+  label: string;
+  dimension: string;
+  columns: PanelColumn[];
+  /** Extra filters of this tab (the AI assistants tab keeps to the AI channel). */
+  filters?: StatsFilter[];
+  /** Words of a value; null values read as `nullLabel`. */
+  name?: (value: string) => ReactNode;
+  nullLabel?: string;
+  isAi?: (value: string | null) => boolean;
+}
+
+function PanelBody({ siteId, view, update, tab }: PanelProps & { tab: PanelTab }) {
+  const scope = queryScope(view);
+  // Two columns may read one metric (a rate is worked out from a count).
+  const metrics = [...new Set(tab.columns.map((c) => c.metric))];
+  const stats = useStats({
+    site_id: siteId,
+    metrics,
+    dimensions: [tab.dimension],
+    ...scope,
+    filters: [...(scope.filters ?? []), ...(tab.filters ?? [])],
+    limit: 10,
+  });
+  if (stats.isPending) return <SkeletonRows rows={5} />;
+  if (stats.isError) return <ErrorState error={stats.error} retry={() => stats.refetch()} />;
+  const results = stats.data.results;
+  if (results.length === 0) return <p className="panel-empty">Nothing in this range yet.</p>;
+  const filterKey: FilterKey | undefined = filterKeyOf(tab.dimension);
+  return (
+    <BarList
+      caption={tab.label}
+      columns={[tab.label, ...tab.columns.map((c) => c.label)]}
+      rows={results.map((row) => {
+        const value = row.dimensions[0] ?? null;
+        const label = value === null ? (tab.nullLabel ?? '(none)') : (tab.name?.(value) ?? value);
+        const ai = tab.isAi?.(value) ?? false;
+        return {
+          key: value ?? '∅',
+          name: (
+            <>
+              <span className="name">{label}</span>
+              {ai && <span className="badge">AI</span>}
+            </>
+          ),
+          value: row.metrics[0] ?? 0,
+          ai,
+          figures: tab.columns.map((c) => c.format(row.metrics[metrics.indexOf(c.metric)] ?? 0, row)),
+          ...(filterKey && value !== null
+            ? {
+                filterLabel: `Filter by ${typeof label === 'string' ? label : value}`,
+                onSelect: () => update({ filters: withFilter(view, filterKey, value) }),
+              }
+            : {}),
+        };
+      })}
+    />
+  );
+}
+
+interface PanelProps {
+  siteId: string;
+  view: ViewState;
+  update: (change: Partial<ViewState>) => void;
+}
+
+export function ReportPanel({ title, tabs, ...props }: PanelProps & { title: string; tabs: PanelTab[] }) {
+  const [active, setActive] = useState(tabs[0]?.key ?? '');
+  const tab = tabs.find((t) => t.key === active) ?? tabs[0];
+  if (!tab) return null;
+  return (
+    <section className="card" aria-label={title}>
+      <div className="panel-head">
+        <h2>{title}</h2>
+        <span className="spacer" />
+        {tabs.length > 1 && (
+          <Tabs label={`${title}: show`} options={tabs} value={tab.key} onChange={setActive} />
+        )}
+      </div>
+      <PanelBody {...props} tab={tab} />
+    </section>
+  );
+}

@@ -1,0 +1,102 @@
+/** What each panel of the overview shows: its tabs, their dimension, columns and words. */
+import type { StatsRow } from '../../api/types';
+import { formatCount, formatMoney, formatPercent } from '../../lib/format';
+import { assistantName, channelName, countryFlag, countryName } from '../../lib/names';
+import type { PanelColumn, PanelTab } from './ReportPanel';
+
+const visitors: PanelColumn = { metric: 'visitors', label: 'Visitors', format: (v) => formatCount(v) };
+const revenue = (currency: string): PanelColumn => ({
+  metric: 'revenue_net',
+  label: 'Revenue',
+  format: (v) => formatMoney(v, currency),
+});
+
+export function sourceTabs(currency: string, withRevenue: boolean): PanelTab[] {
+  const money = withRevenue ? [revenue(currency)] : [];
+  return [
+    {
+      key: 'channels',
+      label: 'Channels',
+      dimension: 'visit:channel',
+      columns: [visitors, ...money],
+      name: channelName,
+      isAi: (value) => value === 'ai',
+    },
+    {
+      key: 'assistants',
+      label: 'AI assistants',
+      dimension: 'visit:ai_source',
+      columns: [visitors, ...money],
+      filters: [['is', 'visit:channel', ['ai']]],
+      name: assistantName,
+      isAi: () => true,
+    },
+    {
+      key: 'referrers',
+      label: 'Referrers',
+      dimension: 'visit:referrer',
+      columns: [visitors],
+      nullLabel: 'Direct / none',
+    },
+    {
+      key: 'campaigns',
+      label: 'Campaigns',
+      dimension: 'visit:utm_campaign',
+      columns: [visitors],
+      nullLabel: '(no campaign)',
+    },
+  ];
+}
+
+export const PAGE_TABS: PanelTab[] = [
+  {
+    key: 'top',
+    label: 'Top pages',
+    dimension: 'event:page',
+    columns: [visitors, { metric: 'pageviews', label: 'Views', format: (v) => formatCount(v) }],
+  },
+  { key: 'entry', label: 'Entry pages', dimension: 'visit:entry_page', columns: [visitors] },
+  { key: 'exit', label: 'Exit pages', dimension: 'visit:exit_page', columns: [visitors] },
+];
+
+export const LOCATION_TABS: PanelTab[] = [
+  {
+    key: 'countries',
+    label: 'Countries',
+    dimension: 'visit:country',
+    columns: [visitors],
+    name: (code) => `${countryFlag(code)} ${countryName(code)}`,
+    nullLabel: 'Unknown',
+  },
+  { key: 'cities', label: 'Cities', dimension: 'visit:city', columns: [visitors], nullLabel: 'Unknown' },
+];
+
+export const DEVICE_TABS: PanelTab[] = [
+  { key: 'devices', label: 'Devices', dimension: 'visit:device', columns: [visitors], nullLabel: 'Unknown' },
+  {
+    key: 'browsers',
+    label: 'Browsers',
+    dimension: 'visit:browser',
+    columns: [visitors],
+    nullLabel: 'Unknown',
+  },
+  { key: 'os', label: 'OS', dimension: 'visit:os', columns: [visitors], nullLabel: 'Unknown' },
+];
+
+/** Goals with the people who converted, conversions, their rate against all visitors, and value. */
+export function goalTabs(totalVisitors: number, currency: string): PanelTab[] {
+  const rate = (row: StatsRow) => (totalVisitors > 0 ? ((row.metrics[0] ?? 0) / totalVisitors) * 100 : 0);
+  return [
+    {
+      key: 'goals',
+      label: 'Goals',
+      dimension: 'event:goal',
+      columns: [
+        { metric: 'visitors', label: 'Converted', format: (v) => formatCount(v) },
+        { metric: 'conversions', label: 'Conversions', format: (v) => formatCount(v) },
+        { metric: 'visitors', label: 'Rate', format: (_v, row) => formatPercent(rate(row)) },
+        { metric: 'goal_value', label: 'Value', format: (v) => formatMoney(v, currency) },
+      ],
+    },
+  ];
+}

@@ -1,0 +1,70 @@
+/**
+ * What the dashboard's browser tests share: the built dashboard served by the test's app on a
+ * real port, Chromium contexts at desktop and phone sizes (signed in or not), screenshots saved
+ * for people to look at, and the accessibility check of a page.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { TestApp } from '../test/app.js';
+
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+export const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR ?? path.join(ROOT, 'packages/dashboard/screenshots');
+
+/** Builds the dashboard (and the rest) when its files are missing or older than their sources. */
+export function buildDashboardIfStale() {
+  const build = spawnSync(
+    process.execPath,
+    ['-e', "import('./scripts/server-dist.mjs').then(async (m) => process.exit(await m.buildIfStale()))"],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
+  if (build.status !== 0) throw new Error('could not build the dashboard');
+}
+
+/** Listens on a free port and answers the dashboard's address. */
+export async function serve(t: TestApp): Promise<string> {
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+}
+
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+export async function newContext(
+  browser: Browser,
+  base: string,
+  options: { cookie?: string; viewport?: typeof DESKTOP; dark?: boolean } = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? DESKTOP,
+    colorScheme: options.dark ? 'dark' : 'light',
+    baseURL: base,
+  });
+  if (options.cookie) {
+    const [name, value] = options.cookie.split(';')[0]?.split('=') ?? [];
+    await context.addCookies([{ name: name ?? '', value: value ?? '', url: base }]);
+  }
+  return context;
+}
+
+export async function screenshot(page: Page, name: string) {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+/** The serious and critical accessibility violations on the page, as `rule: target` lines. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(' ')} (${v.help})`));
+}
+
+/** Waits until no skeleton is left on the page: every panel has its answer. */
+export async function settled(page: Page) {
+  await page.waitForLoadState('networkidle');
+  await page.locator('.skeleton').first().waitFor({ state: 'detached' });
+}

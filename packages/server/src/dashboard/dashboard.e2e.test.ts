@@ -1,0 +1,229 @@
+/**
+ * The dashboard in Chromium against the real app: a newcomer from the setup token to their first
+ * visit, signing in (password, second factor, refusals), the sites list and a seeded site's
+ * overview with filters kept in the URL, each page checked for accessibility and saved as
+ * screenshots at desktop and phone widths. Browser suites run once, on the embedded database.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { collect, newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
+import { addPerson, codeFor, enrol, signIn } from '../second-factor/second-factor.fixtures.js';
+import { ADMIN, bearer, SETUP_TOKEN, useTestApp } from '../test/app.js';
+import { launchChromium } from '../test/chromium.js';
+import {
+  buildDashboardIfStale,
+  DESKTOP,
+  newContext,
+  PHONE,
+  screenshot,
+  seriousViolations,
+  serve,
+  settled,
+} from './dashboard.browser.js';
+import { type SeededShop, seedShop } from './dashboard.seed.js';
+
+const onPostgres = Boolean(process.env.DATABASE_URL);
+// A browser test walks several pages; each page waits for its answers.
+vi.setConfig({ testTimeout: 90_000 });
+
+let browser: Browser;
+beforeAll(async () => {
+  if (onPostgres) return;
+  buildDashboardIfStale();
+  browser = await launchChromium();
+}, 300_000);
+afterAll(() => browser?.close());
+
+describe.skipIf(onPostgres)('a newcomer', () => {
+  const t = useTestApp({}, { owner: false });
+
+  it('goes from the setup token to their first visit without leaving the browser', async () => {
+    const base = await serve(t);
+    const context = await newContext(browser, base);
+    const page = await context.newPage();
+    await page.goto('/');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/login');
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'sign-in');
+    await page.getByRole('link', { name: 'Set up Touchtrail' }).click();
+    await page.getByLabel('Setup token').fill(SETUP_TOKEN);
+    await page.getByLabel('Account name').fill('Acme');
+    await page.getByLabel('Your email').fill(ADMIN.email);
+    await page.getByLabel('Password').fill(ADMIN.password);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Create the account' }).click();
+
+    await page.getByLabel('Domain').fill('newshop.example.com');
+    await page.getByRole('button', { name: 'Add the site' }).click();
+    const snippet = page.getByLabel('Install snippet');
+    await expect
+      .poll(() => snippet.inputValue())
+      .toMatch(/<script defer src="http:\/\/127\.0\.0\.1:\d+\/t\.js" data-site="ttid_\w+"><\/script>/);
+    await expect
+      .poll(() => page.getByRole('status').first().textContent())
+      .toContain('Waiting for the first event');
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'new-site');
+
+    // The snippet's first pageview, as the installed tracker sends it.
+    const key = /data-site="(ttid_\w+)"/.exec(await snippet.inputValue())?.[1];
+    const collected = await collect(t, pageview(key ?? '', newVisitorId(), 'https://newshop.example.com/'));
+    expect(collected.statusCode).toBe(202);
+    await expect
+      .poll(() => page.getByRole('status').first().textContent(), { timeout: 15_000 })
+      .toContain('Receiving events since');
+    await page.getByRole('link', { name: 'Go to the site’s dashboard' }).click();
+    await settled(page);
+    await expect.poll(() => tileValue(page, 'Visitors')).toBe('1');
+    await context.close();
+  });
+});
+
+/** The figure of an overview tile. */
+const tileValue = (page: Page, label: string) =>
+  page
+    .locator('.metric', { has: page.locator('.label', { hasText: new RegExp(`^${label}$`) }) })
+    .locator('.value')
+    .textContent();
+
+describe.skipIf(onPostgres)('a seeded shop', () => {
+  const t = useTestApp({ TRUST_PROXY: 'true' });
+  let base: string;
+  let shop: SeededShop;
+  const visitors = async (filters: unknown[] = []) => {
+    const response = await t.request({
+      method: 'POST',
+      url: '/v1/stats/query',
+      headers: bearer(t.owner.apiKey),
+      payload: { site_id: shop.site.snippet_key, metrics: ['visitors'], date_range: '30d', filters },
+    });
+    return response.json().results[0].metrics[0] as number;
+  };
+
+  beforeAll(async () => {
+    shop = await seedShop(t, new Date());
+    base = await serve(t);
+  }, 180_000);
+
+  it('signs in with the password and lists the site with its sparkline', async () => {
+    const context = await newContext(browser, base);
+    const page = await context.newPage();
+    await page.goto('/sites');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/login');
+    await page.getByLabel('Email').fill(ADMIN.email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/email or password/i);
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/sites');
+    await settled(page);
+    const card = page.getByRole('link', { name: /Acme Shop/ });
+    expect(await card.getByRole('img').getAttribute('aria-label')).toMatch(
+      /^Visits per day over the last 30 days on Acme Shop: \d+ in all$/,
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'sites');
+    await context.close();
+  });
+
+  it('shows the overview, filters by a clicked row with the filter in the URL, and goes back', async () => {
+    const context = await newContext(browser, base, { cookie: t.owner.cookie });
+    const page = await context.newPage();
+    await page.goto(`/sites/${shop.site.id}`);
+    await settled(page);
+    expect(await tileValue(page, 'Visitors')).toBe(String(await visitors()));
+    expect(await page.getByRole('table', { name: 'Visitors over time' }).locator('tbody tr').count()).toBe(
+      30,
+    );
+    const sources = page.getByRole('region', { name: 'Sources' });
+    await expect
+      .poll(() =>
+        sources
+          .getByRole('table')
+          .getByRole('button', { name: /AI assistants/ })
+          .count(),
+      )
+      .toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'overview');
+
+    await sources
+      .getByRole('table')
+      .getByRole('button', { name: /AI assistants/ })
+      .click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('channel')).toBe('ai');
+    await settled(page);
+    expect(await page.getByRole('list', { name: 'Filters' }).textContent()).toContain('Channel is ai');
+    expect(await tileValue(page, 'Visitors')).toBe(String(await visitors([['is', 'visit:channel', ['ai']]])));
+    await sources.getByRole('group').getByRole('button', { name: 'AI assistants' }).click();
+    await expect
+      .poll(() => sources.getByRole('row').allTextContents())
+      .toContainEqual(expect.stringMatching(/^ChatGPTAI\d+/));
+    await screenshot(page, 'overview-ai');
+
+    await page.goBack();
+    await expect.poll(() => new URL(page.url()).search).toBe('');
+    await expect.poll(() => page.getByRole('list', { name: 'Filters' }).count()).toBe(0);
+
+    // A shared view opens as it was shared; a removed chip leaves the URL.
+    await page.goto(`/sites/${shop.site.id}?range=7d&compare=previous_period&channel=search`);
+    await settled(page);
+    expect(await page.getByLabel('Date range').inputValue()).toBe('7d');
+    expect(await page.getByLabel('Compare with the previous period').isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Remove the filter Channel is search' }).click();
+    await expect.poll(() => new URL(page.url()).search).toBe('?range=7d&compare=previous_period');
+    await context.close();
+  });
+
+  it('is readable at phone width and in the dark theme', async () => {
+    for (const [name, options] of [
+      ['overview-phone', { viewport: PHONE }],
+      ['overview-dark', { viewport: DESKTOP, dark: true }],
+      ['sites-phone', { viewport: PHONE, path: '/sites' }],
+    ] as const) {
+      const context = await newContext(browser, base, { cookie: t.owner.cookie, ...options });
+      const page = await context.newPage();
+      await page.goto('path' in options ? options.path : `/sites/${shop.site.id}`);
+      await settled(page);
+      expect(await seriousViolations(page), name).toEqual([]);
+      const overflow = await page.evaluate<number>(
+        'document.documentElement.scrollWidth - window.innerWidth',
+      );
+      expect(overflow, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
+      await screenshot(page, name);
+      await context.close();
+    }
+  });
+
+  it('asks for the second factor of an enrolled person and signs them in with a code', async () => {
+    const person = await addPerson(t);
+    const { secret } = await enrol(t, await signIn(t, person));
+    const context = await newContext(browser, base);
+    const page = await context.newPage();
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(person.email);
+    await page.getByLabel('Password').fill(person.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const code = page.getByLabel('Code from your authenticator app');
+    await code.waitFor();
+    await code.fill('000000');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/code/i);
+    expect(await seriousViolations(page)).toEqual([]);
+    await code.fill(codeFor(t, secret));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/sites');
+    await context.close();
+  });
+
+  it('says in words when a site cannot be found, with a way to retry', async () => {
+    const context = await newContext(browser, base, { cookie: t.owner.cookie });
+    const page = await context.newPage();
+    await page.goto('/sites/00000000-0000-4000-8000-000000000000');
+    const alert = page.getByRole('alert');
+    await expect.poll(() => alert.textContent(), { timeout: 15_000 }).toMatch(/Could not load this/);
+    expect(await alert.getByRole('button', { name: 'Try again' }).count()).toBe(1);
+    await context.close();
+  });
+});
