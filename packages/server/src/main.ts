@@ -65,7 +65,8 @@ async function main(): Promise<void> {
     // Printed straight to the terminal, not through the logger: it is meant for the operator's eyes
     // once. The command is the README's first one (ops/readme-walkthrough.test.ts compares them).
     process.stdout.write(
-      `\nNo account yet. Create the first one with this one-time setup token:\n\n  ${setupToken}\n\n` +
+      `\nNo account yet. Open ${config.publicUrl}/setup in a browser and enter this one-time setup token:\n\n  ${setupToken}\n\n` +
+        'or create the account from a terminal:\n\n' +
         `  curl -X POST ${config.publicUrl}/v1/setup -H 'content-type: application/json' \\\n` +
         `    -d '{"setup_token":"${setupToken}","email":"you@example.com","password":"a long password","account_name":"Example"}'\n\n`,
     );

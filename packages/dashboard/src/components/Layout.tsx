@@ -97,7 +97,7 @@ export function Layout({ me, children }: { me: Me; children: ReactNode }) {
         </Link>
         {siteId && <SiteSwitcher siteId={siteId} />}
         <span className="spacer" />
-        <Link href="/account" className="small" title={me.user.email}>
+        <Link href="/account" className="button" title={me.user.email}>
           Account
         </Link>
         <ThemeToggle />

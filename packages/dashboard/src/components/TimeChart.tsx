@@ -47,7 +47,8 @@ export function TimeChart({
       {
         width: element.clientWidth,
         height: 260,
-        legend: { show: false },
+        // The legend under the chart reads the figures at the pointer.
+        legend: { show: true, live: true },
         cursor: { drag: { x: false, y: false } },
         // Buckets are UTC days and hours: the axis labels them in UTC too.
         tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
@@ -64,7 +65,12 @@ export function TimeChart({
         ],
         axes: [
           { ...axis, values: hourly ? '{HH}:{mm}' : undefined },
-          { ...axis, size: 60, values: (_u, ticks) => ticks.map((t) => format(t)) },
+          {
+            ...axis,
+            values: (_u, ticks) => ticks.map((t) => format(t)),
+            // Wide enough for the longest label (money labels are long).
+            size: (_u, values) => 24 + 7.5 * Math.max(3, ...(values ?? []).map((v) => String(v).length)),
+          },
         ],
       },
       data,

@@ -19,14 +19,21 @@ export function formatDuration(seconds: number): string {
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 /** Minor units of `currency` → "$1,234.50" (zero-decimal currencies such as JPY have no minor part). */
 export function formatMoney(minor: number, currency: string): string {
+  const digits = moneyFormat(currency).resolvedOptions().maximumFractionDigits ?? 2;
+  return moneyFormat(currency).format(minor / 10 ** digits);
+}
+
+function moneyFormat(currency: string): Intl.NumberFormat {
   let format = moneyFormats.get(currency);
   if (!format) {
     format = new Intl.NumberFormat('en', { style: 'currency', currency });
     moneyFormats.set(currency, format);
   }
-  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-  return format.format(minor / 10 ** digits);
+  return format;
 }
+
+/** Major units (what the revenue report answers) → "$1,234.50". */
+export const formatMajor = (amount: number, currency: string) => moneyFormat(currency).format(amount);
 
 /** A change in percent, signed: "+12%", "−3.5%"; null (no earlier value) reads "new". */
 export function formatChange(change: number | null): string {

@@ -10,6 +10,16 @@ const CHANNELS: Record<string, string> = {
 };
 export const channelName = (code: string) => CHANNELS[code] ?? code;
 
+/**
+ * A credited source of the revenue reports: an assistant's label (`chatgpt`) or a channel
+ * (`search`, `direct`, …); empty when no visit matched.
+ */
+export function creditedSource(source: string): { name: string; ai: boolean } {
+  if (source === '') return { name: 'No visit matched', ai: false };
+  if (source in CHANNELS && source !== 'ai') return { name: CHANNELS[source] as string, ai: false };
+  return { name: assistantName(source), ai: true };
+}
+
 // Assistant labels are lower-case ids (`chatgpt`, `meta_ai`); these are the ones whose names
 // are not the id with capitals.
 const ASSISTANTS: Record<string, string> = {
@@ -37,8 +47,5 @@ export function countryName(code: string): string {
   }
 }
 
-/** The flag emoji of a two-letter country code. */
-export const countryFlag = (code: string) =>
-  /^[A-Za-z]{2}$/.test(code)
-    ? String.fromCodePoint(...[...code.toUpperCase()].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65))
-    : '';
+/** `desktop` → `Desktop`. */
+export const capitalized = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);

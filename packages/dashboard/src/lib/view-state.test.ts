@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { intervalOf, parseViewState, queryScope, serializeViewState } from './view-state';
+import { dateWindow, intervalOf, parseViewState, queryScope, serializeViewState } from './view-state';
 
 describe('the view in the URL', () => {
   it('reads what it writes', () => {
@@ -11,6 +11,7 @@ describe('the view in the URL', () => {
       from: '2026-03-01',
       to: '2026-03-31',
       compare: true,
+      model: 'linear',
       filters: [
         { key: 'channel', value: 'ai' },
         { key: 'page', value: '/pricing' },
@@ -21,6 +22,7 @@ describe('the view in the URL', () => {
 
   it('falls back to 30 days for an unknown range or a custom range without good dates', () => {
     expect(parseViewState('?range=forever').range).toBe('30d');
+    expect(parseViewState('?model=everything').model).toBeUndefined();
     expect(parseViewState('?range=custom&from=2026-04-01&to=2026-03-01').range).toBe('30d');
     expect(parseViewState('?range=custom&from=yesterday&to=today').range).toBe('30d');
     expect(serializeViewState(parseViewState(''))).toBe('');
@@ -47,5 +49,19 @@ describe('the view in the URL', () => {
     expect(intervalOf(parseViewState('?range=12mo'))).toBe('time:month');
     expect(intervalOf(parseViewState('?range=30d'))).toBe('time:day');
     expect(intervalOf(parseViewState('?range=custom&from=2025-01-01&to=2025-12-31'))).toBe('time:month');
+  });
+
+  it('turns a range into the inclusive UTC days of the reports that take from and to', () => {
+    const now = new Date('2026-03-15T23:30:00Z');
+    const window = (search: string) => dateWindow(parseViewState(search), now);
+    expect(window('?range=day')).toEqual({ from: '2026-03-15', to: '2026-03-15' });
+    expect(window('?range=7d')).toEqual({ from: '2026-03-09', to: '2026-03-15' });
+    expect(window('')).toEqual({ from: '2026-02-14', to: '2026-03-15' });
+    expect(window('?range=month')).toEqual({ from: '2026-03-01', to: '2026-03-15' });
+    expect(window('?range=12mo')).toEqual({ from: '2025-04-01', to: '2026-03-15' });
+    expect(window('?range=custom&from=2026-01-01&to=2026-01-31')).toEqual({
+      from: '2026-01-01',
+      to: '2026-01-31',
+    });
   });
 });

@@ -5,7 +5,14 @@
  */
 import { useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
-import type { StatsFilter, StatsQuery } from '../api/types';
+import type { AttributionModel, StatsFilter, StatsQuery } from '../api/types';
+
+export const MODELS: { key: AttributionModel; label: string }[] = [
+  { key: 'first_touch', label: 'First touch' },
+  { key: 'last_touch', label: 'Last touch' },
+  { key: 'linear', label: 'Linear' },
+  { key: 'time_decay', label: 'Time decay' },
+];
 
 export const RANGES = [
   { key: 'day', label: 'Today' },
@@ -48,6 +55,8 @@ export interface ViewState {
   to?: string;
   compare: boolean;
   filters: { key: FilterKey; value: string }[];
+  /** The attribution model money is credited under; the site's own when unset. */
+  model?: AttributionModel;
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -63,11 +72,17 @@ export function parseViewState(search: string): ViewState {
     range,
     ...(range === 'custom' ? { from, to } : {}),
     compare: params.get('compare') === 'previous_period',
+    ...modelOf(params.get('model')),
     filters: FILTER_KEY_NAMES.filter((key) => params.has(key)).map((key) => ({
       key,
       value: params.get(key) ?? '',
     })),
   };
+}
+
+function modelOf(value: string | null): { model?: AttributionModel } {
+  const model = MODELS.find((m) => m.key === value)?.key;
+  return model ? { model } : {};
 }
 
 export function serializeViewState(view: ViewState): string {
@@ -78,6 +93,7 @@ export function serializeViewState(view: ViewState): string {
     params.set('to', view.to);
   }
   if (view.compare) params.set('compare', 'previous_period');
+  if (view.model) params.set('model', view.model);
   for (const { key, value } of view.filters) params.set(key, value);
   const text = params.toString();
   return text ? `?${text}` : '';
@@ -122,4 +138,32 @@ export function intervalOf(view: ViewState): 'time:hour' | 'time:day' | 'time:mo
     if (days > 120) return 'time:month';
   }
   return 'time:day';
+}
+
+const DAY_MS = 86_400_000;
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * The view's range as inclusive UTC days, for the reports that take `from` and `to` (revenue,
+ * conversions, crawlers) rather than a range keyword; the same days the stats query resolves.
+ */
+export function dateWindow(view: ViewState, now = new Date()): { from: string; to: string } {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const to = isoDay(today);
+  switch (view.range) {
+    case 'day':
+      return { from: to, to };
+    case '7d':
+      return { from: isoDay(today - 6 * DAY_MS), to };
+    case 'month':
+      return { from: isoDay(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)), to };
+    case '12mo':
+      return { from: isoDay(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 11, 1)), to };
+    case 'custom':
+      return view.from && view.to
+        ? { from: view.from, to: view.to }
+        : { from: isoDay(today - 29 * DAY_MS), to };
+    default:
+      return { from: isoDay(today - 29 * DAY_MS), to };
+  }
 }

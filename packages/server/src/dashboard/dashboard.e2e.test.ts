@@ -176,6 +176,67 @@ describe.skipIf(onPostgres)('a seeded shop', () => {
     await context.close();
   });
 
+  it('shows revenue by source under each model, side by side, and the conversions behind it', async () => {
+    const context = await newContext(browser, base, { cookie: t.owner.cookie });
+    const page = await context.newPage();
+    await page.goto(`/sites/${shop.site.id}`);
+    await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Revenue' }).click();
+    await settled(page);
+    const revenue = await t.request({
+      method: 'GET',
+      url: `/v1/revenue?site_id=${shop.site.snippet_key}`,
+      headers: bearer(t.owner.apiKey),
+    });
+    const net = revenue.json().totals.net as number;
+    expect(net).toBeGreaterThan(0);
+    expect(await tileValue(page, 'Net revenue')).toBe(
+      `$${net.toLocaleString('en', { minimumFractionDigits: 2 })}`,
+    );
+    const bySource = page.getByRole('region', { name: 'Revenue by source' });
+    expect(await bySource.getByRole('row').allTextContents()).toContainEqual(
+      expect.stringMatching(/^ChatGPTAI/),
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'revenue');
+
+    await bySource.getByRole('button', { name: 'Linear' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('model')).toBe('linear');
+    await bySource.getByRole('button', { name: 'Side by side' }).click();
+    const headers = bySource.getByRole('columnheader');
+    await expect
+      .poll(() => headers.allTextContents())
+      .toEqual(['Source', 'First touch', 'Last touch', 'Linear', 'Time decay']);
+
+    const conversions = page.getByRole('region', { name: 'Conversions' });
+    await conversions.getByLabel('Event name').selectOption('purchase');
+    await settled(page);
+    const events = await conversions.locator('tbody tr td:nth-child(2)').allTextContents();
+    expect(events.length).toBeGreaterThan(0);
+    expect(new Set(events)).toEqual(new Set(['purchase']));
+    await context.close();
+  });
+
+  it('shows AI crawlers, their operators and the loop from crawling to revenue', async () => {
+    const context = await newContext(browser, base, { cookie: t.owner.cookie });
+    const page = await context.newPage();
+    await page.goto(`/sites/${shop.site.id}/ai`);
+    await settled(page);
+    const operators = page.getByRole('region', { name: 'Operators' });
+    expect(await operators.getByRole('rowheader').allTextContents()).toContainEqual(
+      expect.stringMatching(/^OpenAI/),
+    );
+    const crawlers = page.getByRole('region', { name: 'Crawlers' });
+    expect(await crawlers.getByRole('rowheader').allTextContents()).toEqual(
+      expect.arrayContaining(['GPTBot', 'ClaudeBot']),
+    );
+    expect(await page.getByRole('region', { name: 'Pages' }).getByRole('rowheader').count()).toBeGreaterThan(
+      0,
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'ai-crawlers');
+    await context.close();
+  });
+
   it('is readable at phone width and in the dark theme', async () => {
     for (const [name, options] of [
       ['overview-phone', { viewport: PHONE }],

@@ -30,6 +30,13 @@ const PAGES = ['/', '/pricing', '/blog/ai-search-traffic', '/docs/install', '/pr
 
 export const SEED_DAYS = 28;
 
+const CRAWLER_AGENTS = [
+  'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)',
+  'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot)',
+  'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)',
+  'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)',
+];
+
 /** The source whose stretch of the 0–100 line `roll` falls in. */
 function weighted(roll: number) {
   let rest = roll;
@@ -90,9 +97,10 @@ export async function seedShop(t: TestContext, now: Date): Promise<SeededShop> {
       for (const [i, page] of pages.entries()) {
         const url = `https://${site.domain}${page}${i === 0 ? (source.query ?? '') : ''}`;
         await collect(start + i * MINUTE_MS, { type: 'pageview', vid, url, ref: previous }, agent, country);
+        const engagedMs = pages.length === 1 && random() < 0.5 ? 4_000 : 35_000; // some visits bounce
         await collect(
           start + i * MINUTE_MS + 40_000,
-          { type: 'engagement', vid, url, engaged_ms: 35_000 },
+          { type: 'engagement', vid, url, engaged_ms: engagedMs },
           agent,
           country,
         );
@@ -131,10 +139,76 @@ export async function seedShop(t: TestContext, now: Date): Promise<SeededShop> {
           },
         });
         if (payment.statusCode !== 202) throw new Error(`payment: ${payment.body}`);
+        // Every fifth order is partly refunded a day later.
+        if (orders % 5 === 0) await refund(t, site.snippet_key, `pi_${orders}`, amount, vid, start + DAY_MS);
       }
     }
   }
+  await seedCrawlerHits(t, site, now, random);
   t.clock.set(now);
   await t.app.services.attribution.runUntilIdle();
   return { site, visits };
+}
+
+/** Two weeks of AI crawler hits, reported with a bot token as the server middleware does. */
+async function seedCrawlerHits(
+  t: TestContext,
+  site: { snippet_key: string },
+  now: Date,
+  random: () => number,
+) {
+  const created = await t.request({
+    method: 'POST',
+    url: '/v1/account/bot-tokens',
+    headers: bearer(t.owner.apiKey),
+    payload: { site_id: site.snippet_key, name: 'web servers' },
+  });
+  if (created.statusCode !== 201) throw new Error(`bot token: ${created.body}`);
+  const token = created.json().plaintext_token as string;
+  const hits = [];
+  for (let day = 13; day >= 0; day--) {
+    for (let n = 0; n < 6; n++) {
+      const at = now.getTime() - day * DAY_MS - Math.floor(random() * 12) * 60 * MINUTE_MS;
+      hits.push({
+        user_agent: CRAWLER_AGENTS[Math.floor(random() * CRAWLER_AGENTS.length)] as string,
+        path: PAGES[Math.floor(random() * PAGES.length)] as string,
+        status: random() < 0.1 ? 404 : 200,
+        timestamp: new Date(at).toISOString(),
+      });
+    }
+  }
+  t.clock.set(now);
+  const response = await t.request({
+    method: 'POST',
+    url: '/v1/crawler/hits',
+    headers: bearer(token),
+    payload: { hits },
+  });
+  if (response.statusCode !== 202) throw new Error(`crawler hits: ${response.body}`);
+}
+
+async function refund(
+  t: TestContext,
+  siteKey: string,
+  transactionId: string,
+  amount: number,
+  vid: string,
+  at: number,
+) {
+  t.clock.set(new Date(Math.min(at, Date.now())));
+  const response = await t.request({
+    method: 'POST',
+    url: '/v1/server/payments',
+    headers: bearer(t.owner.apiKey),
+    payload: {
+      site_id: siteKey,
+      provider: 'stripe',
+      transaction_id: transactionId,
+      amount,
+      currency: 'USD',
+      visitor_id: vid,
+      refunded_amount: amount / 2,
+    },
+  });
+  if (response.statusCode !== 202) throw new Error(`refund: ${response.body}`);
 }

@@ -43,7 +43,18 @@ function CustomRange({ view, update }: { view: ViewState; update: (change: Parti
   );
 }
 
-export function Toolbar({ view, update }: { view: ViewState; update: (change: Partial<ViewState>) => void }) {
+/** Pages whose reports take no filters or comparison (revenue, crawlers) leave those controls out. */
+export function Toolbar({
+  view,
+  update,
+  withFilters = true,
+  withCompare = true,
+}: {
+  view: ViewState;
+  update: (change: Partial<ViewState>) => void;
+  withFilters?: boolean;
+  withCompare?: boolean;
+}) {
   const [customOpen, setCustomOpen] = useState(view.range === 'custom');
   return (
     <div className="toolbar" style={{ marginBottom: '1rem' }}>
@@ -64,15 +75,17 @@ export function Toolbar({ view, update }: { view: ViewState; update: (change: Pa
         ))}
       </select>
       {customOpen && <CustomRange view={view} update={update} />}
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={view.compare}
-          onChange={(e) => update({ compare: e.target.checked })}
-        />
-        Compare with the previous period
-      </label>
-      {view.filters.length > 0 && (
+      {withCompare && (
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={view.compare}
+            onChange={(e) => update({ compare: e.target.checked })}
+          />
+          Compare with the previous period
+        </label>
+      )}
+      {withFilters && view.filters.length > 0 && (
         <ul className="chips" aria-label="Filters">
           {view.filters.map((filter) => (
             <li className="chip" key={filter.key}>

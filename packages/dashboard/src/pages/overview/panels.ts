@@ -1,7 +1,7 @@
 /** What each panel of the overview shows: its tabs, their dimension, columns and words. */
 import type { StatsRow } from '../../api/types';
 import { formatCount, formatMoney, formatPercent } from '../../lib/format';
-import { assistantName, channelName, countryFlag, countryName } from '../../lib/names';
+import { assistantName, capitalized, channelName, countryName } from '../../lib/names';
 import type { PanelColumn, PanelTab } from './ReportPanel';
 
 const visitors: PanelColumn = { metric: 'visitors', label: 'Visitors', format: (v) => formatCount(v) };
@@ -65,14 +65,21 @@ export const LOCATION_TABS: PanelTab[] = [
     label: 'Countries',
     dimension: 'visit:country',
     columns: [visitors],
-    name: (code) => `${countryFlag(code)} ${countryName(code)}`,
+    name: countryName,
     nullLabel: 'Unknown',
   },
   { key: 'cities', label: 'Cities', dimension: 'visit:city', columns: [visitors], nullLabel: 'Unknown' },
 ];
 
 export const DEVICE_TABS: PanelTab[] = [
-  { key: 'devices', label: 'Devices', dimension: 'visit:device', columns: [visitors], nullLabel: 'Unknown' },
+  {
+    key: 'devices',
+    label: 'Devices',
+    dimension: 'visit:device',
+    columns: [visitors],
+    name: capitalized,
+    nullLabel: 'Unknown',
+  },
   {
     key: 'browsers',
     label: 'Browsers',
@@ -92,8 +99,8 @@ export function goalTabs(totalVisitors: number, currency: string): PanelTab[] {
       label: 'Goals',
       dimension: 'event:goal',
       columns: [
-        { metric: 'visitors', label: 'Converted', format: (v) => formatCount(v) },
-        { metric: 'conversions', label: 'Conversions', format: (v) => formatCount(v) },
+        { metric: 'visitors', label: 'People', format: (v) => formatCount(v) },
+        { metric: 'conversions', label: 'Total', format: (v) => formatCount(v) },
         { metric: 'visitors', label: 'Rate', format: (_v, row) => formatPercent(rate(row)) },
         { metric: 'goal_value', label: 'Value', format: (v) => formatMoney(v, currency) },
       ],
