@@ -95,7 +95,12 @@ export async function buildIfStale() {
   // Under `npm start` this is npm's own CLI, so the build uses the same npm even when `npm` is not on PATH.
   const npmCli = process.env.npm_execpath;
   const [command, prefix] = npmCli?.endsWith('.js') ? [process.execPath, [npmCli]] : ['npm', []];
-  return run(command, [...prefix, 'run', 'build'], { cwd: ROOT_DIR });
+  // A production build whoever asks: under vitest NODE_ENV is `test`, which would make Vite build
+  // the dashboard with React's development JSX.
+  return run(command, [...prefix, 'run', 'build'], {
+    cwd: ROOT_DIR,
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
 }
 
 /** Builds if stale, then runs `file` (a path inside packages/server) with `args`, and exits with its code. */

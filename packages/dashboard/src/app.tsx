@@ -25,6 +25,7 @@ const RevenuePage = lazy(() => import('./pages/revenue/RevenuePage'));
 const AiPage = lazy(() => import('./pages/ai/AiPage'));
 const SiteSettingsPage = lazy(() => import('./pages/settings/SiteSettingsPage'));
 const AccountPage = lazy(() => import('./pages/account/AccountPage'));
+const SharePage = lazy(() => import('./pages/share/SharePage'));
 
 function PageLoading() {
   return (
@@ -84,6 +85,7 @@ export function App() {
         <Route path="/setup" component={SetupPage} />
         <Route path="/accept-invitation" component={AcceptInvitationPage} />
         <Route path="/reset-password" component={ResetPasswordPage} />
+        <Route path="/share" component={SharePage} />
         <Route>
           <SignedIn />
         </Route>

@@ -49,6 +49,7 @@ import { registerRevenueRoutes } from './revenue/revenue.routes.js';
 import { registerSecondFactorRoutes } from './second-factor/second-factor.routes.js';
 import { createServices, type Services } from './services.js';
 import { registerSessionRoutes } from './sessions/sessions.routes.js';
+import { registerSharedLinkRoutes } from './shared-links/shared-links.routes.js';
 import { registerSiteRoutes } from './sites/sites.routes.js';
 import { registerStatsRoutes } from './stats/stats.routes.js';
 import { registerVisitorRoutes } from './visitors/visitors.routes.js';
@@ -198,6 +199,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRealtimeRoutes(app, services);
   registerAiVisibilityRoutes(app, services);
   registerBotTokenRoutes(app, services);
+  registerSharedLinkRoutes(app, services);
   registerCrawlerHitRoutes(app, services);
   registerCrawlerReportRoute(app, {
     db: database.db,

@@ -26,6 +26,7 @@ import { createRetention } from './retention/retention.js';
 import { createRevenueService } from './revenue/revenue.service.js';
 import { createSecondFactorService } from './second-factor/second-factor.service.js';
 import { createSessionsService } from './sessions/sessions.service.js';
+import { createSharedLinksService } from './shared-links/shared-links.service.js';
 import { createSitesService } from './sites/sites.service.js';
 import { createStatsRollups } from './stats/rollups/rollup-job.js';
 import { createStatsService } from './stats/stats.service.js';
@@ -61,6 +62,8 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
   const aiVisibility = createAiVisibilityService({ db, clock, sites, rates });
   // AI crawler tracking (issue 8).
   const botTokens = createBotTokensService({ db, clock, sites });
+  // Public views of a site's traffic (issue 22).
+  const sharedLinks = createSharedLinksService({ db, clock, sites, publicUrl: config.publicUrl });
   const crawlerRanges = createCrawlerRanges({ db, clock });
   const crawlerHits = createCrawlerHitsService({ db, clock, ranges: crawlerRanges, sites });
   const retention = createRetention({ db, clock });
@@ -91,6 +94,7 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
     realtime,
     aiVisibility,
     botTokens,
+    sharedLinks,
     crawlerRanges,
     crawlerHits,
     retention,

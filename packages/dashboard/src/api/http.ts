@@ -44,6 +44,12 @@ function messageOf(status: number, body: Record<string, unknown> | null): string
 
 type Query = Record<string, string | number | boolean | undefined | null>;
 
+/** A shared view's access token: sent instead of the session cookie while it is set. */
+let accessToken: string | null = null;
+export function setAccessToken(token: string | null) {
+  accessToken = token;
+}
+
 function withQuery(path: string, query?: Query): string {
   if (!query) return path;
   const params = new URLSearchParams();
@@ -63,8 +69,11 @@ export async function api<T>(
   try {
     response = await fetch(withQuery(path, options.query), {
       method,
-      credentials: 'same-origin',
-      headers: options.body === undefined ? {} : { 'content-type': 'application/json' },
+      credentials: accessToken ? 'omit' : 'same-origin',
+      headers: {
+        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}),
+      },
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal: options.signal,
     });

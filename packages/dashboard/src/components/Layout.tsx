@@ -10,7 +10,8 @@ import { applyTheme, currentTheme, type Theme } from '../lib/theme';
 function SiteSwitcher({ siteId }: { siteId: string }) {
   const [, navigate] = useLocation();
   const sites = useQuery(dashboardSitesQuery);
-  const live = (sites.data ?? []).filter((s) => !s.deleted_at);
+  // A site scheduled for deletion is listed only while it is the one open.
+  const live = (sites.data ?? []).filter((s) => !s.deleted_at || s.uuid === siteId);
   if (live.length < 2) return null;
   return (
     <select

@@ -103,8 +103,11 @@ export function serializeViewState(view: ViewState): string {
 export function useViewState(): [ViewState, (change: Partial<ViewState>) => void] {
   const search = useSearch();
   const view = parseViewState(search);
+  // The fragment stays: a shared view's link token lives there.
   const update = (change: Partial<ViewState>) =>
-    navigate(`${window.location.pathname}${serializeViewState({ ...view, ...change })}`);
+    navigate(
+      `${window.location.pathname}${serializeViewState({ ...view, ...change })}${window.location.hash}`,
+    );
   return [view, update];
 }
 

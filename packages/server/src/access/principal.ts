@@ -17,6 +17,11 @@ export interface KeyPrincipal {
   scopes: readonly Scope[];
   /** Internal UUID of the one site the key is restricted to, or null for every site. */
   siteId: string | null;
+  /**
+   * Set when the caller is a shared link's viewer (shared-links/): `stats:read` on one site,
+   * accepted only by the routes that list `share`, and only for traffic figures.
+   */
+  sharedLinkId?: string;
 }
 
 export interface SessionPrincipal {

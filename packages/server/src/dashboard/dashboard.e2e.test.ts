@@ -4,6 +4,7 @@
  * overview with filters kept in the URL, each page checked for accessibility and saved as
  * screenshots at desktop and phone widths. Browser suites run once, on the embedded database.
  */
+import { createServer } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { collect, newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
@@ -78,6 +79,19 @@ describe.skipIf(onPostgres)('a newcomer', () => {
     await context.close();
   });
 });
+
+/** Serves one page of HTML on a port of its own (another origin than the app). */
+function serveHtml(html: string): Promise<{ port: number; close: () => void }> {
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(html);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ port: (server.address() as { port: number }).port, close: () => server.close() }),
+    ),
+  );
+}
 
 /** The figure of an overview tile. */
 const tileValue = (page: Page, label: string) =>
@@ -234,6 +248,67 @@ describe.skipIf(onPostgres)('a seeded shop', () => {
     );
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'ai-crawlers');
+    await context.close();
+  });
+
+  it('opens a password-protected shared link without sign-in, embedded in another site, until it is revoked', async () => {
+    const made = await t.request({
+      method: 'POST',
+      url: `/v1/sites/${shop.site.id}/shared-links`,
+      headers: { cookie: t.owner.cookie },
+      payload: { label: 'Investors', password: 'open sesame' },
+    });
+    expect(made.statusCode).toBe(201);
+    const { id, url } = made.json();
+    const shareUrl = url.replace('http://localhost:8080', base);
+    const context = await newContext(browser, base);
+    const page = await context.newPage();
+    await page.goto(shareUrl);
+    await page.getByLabel('Password').fill('open sesame');
+    await page.getByRole('button', { name: 'View the reports' }).click();
+    await settled(page);
+    expect(await tileValue(page, 'Visitors')).toBe(String(await visitors()));
+    expect(await page.getByRole('region', { name: 'Goals' }).count()).toBe(0);
+    expect(await page.getByText('AI share of revenue').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
+    await page
+      .getByRole('region', { name: 'Sources' })
+      .getByRole('table')
+      .getByRole('button', { name: /Search/ })
+      .click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('channel')).toBe('search');
+    expect(new URL(page.url()).hash).toBe(new URL(shareUrl).hash);
+    await settled(page);
+    expect(await tileValue(page, 'Visitors')).toBe(
+      String(await visitors([['is', 'visit:channel', ['search']]])),
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'shared');
+
+    // Embedded in a page of another origin (the `.touchtrail.test` hosts resolve to this machine).
+    const host = await serveHtml(
+      `<!doctype html><title>Our numbers</title><iframe src="${shareUrl}" title="Traffic" style="width:1200px;height:900px"></iframe>`,
+    );
+    const embedding = await context.newPage();
+    await embedding.goto(`http://blog.touchtrail.test:${host.port}/`);
+    const frame = embedding.frameLocator('iframe');
+    await frame.getByLabel('Password').fill('open sesame');
+    await frame.getByRole('button', { name: 'View the reports' }).click();
+    await expect
+      .poll(() => frame.locator('.metric .label').first().textContent(), { timeout: 15_000 })
+      .toBe('Visitors');
+    host.close();
+
+    const revoked = await t.request({
+      method: 'DELETE',
+      url: `/v1/sites/${shop.site.id}/shared-links/${id}`,
+      headers: { cookie: t.owner.cookie },
+    });
+    expect(revoked.statusCode).toBe(204);
+    await page.reload();
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+      .toBe('This link does not open');
     await context.close();
   });
 

@@ -39,6 +39,16 @@ describe('the dashboard files', () => {
     }
   });
 
+  it('lets the shared view be framed by any site, and no other page', async () => {
+    const shared = await t.request({ method: 'GET', url: '/share' });
+    expect(shared.statusCode).toBe(200);
+    expect(shared.headers['content-security-policy']).toContain('frame-ancestors *');
+    expect(shared.headers['x-frame-options']).toBeUndefined();
+    const sites = await t.request({ method: 'GET', url: '/sites' });
+    expect(sites.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+    expect(sites.headers['x-frame-options']).toBe('SAMEORIGIN');
+  });
+
   it('serves hashed assets with a year-long immutable cache, compressed when the browser accepts it', async () => {
     const plain = await t.request({ method: 'GET', url: '/assets/index-abc123.js' });
     expect(plain.statusCode).toBe(200);

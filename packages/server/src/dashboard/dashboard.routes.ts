@@ -87,8 +87,23 @@ export const DASHBOARD_PAGES = [
   '/sites/*',
   '/account',
   '/account/*',
+  '/share',
 ];
+/** The shared view may be embedded in an iframe on any site; every other page refuses framing. */
+const EMBEDDABLE_PAGES = new Set(['/share']);
 const FILE_ROUTES = ['/assets/*', '/favicon.svg'];
+
+/** Lifts the framing refusal helmet set (its `frame-ancestors 'self'` and `X-Frame-Options`). */
+function allowFraming(reply: FastifyReply) {
+  const policy = reply.raw.getHeader('content-security-policy');
+  if (typeof policy === 'string') {
+    reply.raw.setHeader(
+      'content-security-policy',
+      policy.replace(/frame-ancestors [^;]*/, 'frame-ancestors *'),
+    );
+  }
+  reply.raw.removeHeader('x-frame-options');
+}
 
 export function registerDashboardRoutes(app: FastifyInstance, deps: { dir?: string } = {}) {
   let loaded: Promise<Map<string, BuiltFile>> | undefined;
@@ -112,6 +127,7 @@ export function registerDashboardRoutes(app: FastifyInstance, deps: { dir?: stri
       const index = (await files()).get('/index.html');
       if (!index)
         return reply.code(503).header('content-type', 'text/html; charset=utf-8').send(NOT_BUILT_PAGE);
+      if (EMBEDDABLE_PAGES.has(url)) allowFraming(reply);
       return send(request, reply, index);
     });
   }

@@ -3,6 +3,7 @@ import type { Generated, JSONColumnType } from 'kysely';
 import type { AttributionModel, NullableTimestamp, Region, Role, Timestamp } from './column-types.js';
 import type { CrawlerTables } from './crawler-types.js';
 import type { IngestTables, RevenueTables } from './ingest-types.js';
+import type { SharedLinkTables } from './shared-link-types.js';
 import type { StatsTables } from './stats-types.js';
 
 export type { AttributionModel, NullableTimestamp, Region, Role, Timestamp } from './column-types.js';
@@ -189,7 +190,7 @@ export interface PendingSignInsTable {
   expires_at: Timestamp;
 }
 
-export interface DB extends IngestTables, RevenueTables, CrawlerTables, StatsTables {
+export interface DB extends IngestTables, RevenueTables, CrawlerTables, StatsTables, SharedLinkTables {
   schema_migrations: SchemaMigrationsTable;
   sql_sources: SqlSourcesTable;
   server_settings: ServerSettingsTable;

@@ -1,6 +1,7 @@
 /**
  * Resolves the caller of every route that declares `config.auth`: an API key in
- * `Authorization: Bearer`, or the dashboard session cookie. The Authorization header wins when
+ * `Authorization: Bearer` (or a shared link's access token, on the routes that accept `share`),
+ * or the dashboard session cookie. The Authorization header wins when
  * both are present. Anything missing, malformed, unknown, revoked or expired is 401; a valid
  * credential of a kind the route does not accept is 401 too (§5.7: a key on the conversion
  * listing). Scope is checked here; site coverage and admin rules in the services.
@@ -9,11 +10,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Principal, requireScope, type Scope } from '../access/principal.js';
 import type { KeysService } from '../keys/keys.service.js';
 import type { SessionsService } from '../sessions/sessions.service.js';
+import { SHARE_ACCESS_PREFIX, type SharedLinksService } from '../shared-links/shared-links.service.js';
 import { AppError, unauthorized } from './errors.js';
 
 export const SESSION_COOKIE = 'tt_session';
 
-export type CredentialKind = 'key' | 'session';
+export type CredentialKind = 'key' | 'session' | 'share';
 
 export interface RouteAuth {
   accepts: readonly CredentialKind[];
@@ -46,7 +48,7 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 
 export function installAuthentication(
   app: FastifyInstance,
-  deps: { keys: KeysService; sessions: SessionsService },
+  deps: { keys: KeysService; sessions: SessionsService; sharedLinks: SharedLinksService },
 ): void {
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request) => {
@@ -66,9 +68,12 @@ export function installAuthentication(
 async function resolve(
   request: FastifyRequest,
   auth: RouteAuth,
-  deps: { keys: KeysService; sessions: SessionsService },
+  deps: { keys: KeysService; sessions: SessionsService; sharedLinks: SharedLinksService },
 ): Promise<Principal | null> {
   const token = bearerToken(request);
+  if (token?.startsWith(SHARE_ACCESS_PREFIX)) {
+    return auth.accepts.includes('share') ? deps.sharedLinks.authenticate(token) : null;
+  }
   if (token !== undefined) {
     if (!auth.accepts.includes('key')) return null;
     return deps.keys.authenticate(token);

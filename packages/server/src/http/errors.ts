@@ -35,7 +35,10 @@ export type ErrorCode =
   | 'second_factor_enrolled'
   | 'second_factor_not_enrolled'
   | 'password_required'
-  | 'cross_origin_request';
+  | 'cross_origin_request'
+  | 'invalid_link'
+  | 'invalid_password'
+  | 'shared_link_limit_reached';
 
 export interface AppErrorDetails {
   /** The offending field, for validation errors. */

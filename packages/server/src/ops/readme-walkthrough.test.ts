@@ -142,7 +142,8 @@ describe('the README walkthrough', () => {
     });
     try {
       // 1. The terminal shows the token and the README's setup line, filled in.
-      const printed = /one-time setup token:\n\n {2}(\S+)\n\nor create the account from a terminal:\n\n {2}(curl [^\n]*\\\n[^\n]*)\n/;
+      const printed =
+        /one-time setup token:\n\n {2}(\S+)\n\nor create the account from a terminal:\n\n {2}(curl [^\n]*\\\n[^\n]*)\n/;
       const deadline = Date.now() + OUTPUT_DEADLINE_MS;
       while (!printed.test(stdout) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       const [, token, printedCommand] = printed.exec(stdout) ?? [];

@@ -34,6 +34,8 @@ export const SITE_DATA: readonly OwnedRows[] = [
   bySite('daily_crawler_hits', ['site_id', 'day', 'crawler']),
   bySite('daily_crawler_paths', ['site_id', 'day', 'operator', 'path_key']),
   bySite('bot_tokens', ['id']),
+  bySite('shared_link_access', ['token_hash']),
+  bySite('shared_links', ['id']),
   bySite('events', ['site_id', 'event_id']),
   bySite('visits', ['site_id', 'id']),
   bySite('stats_visit_rollups', ['site_id', 'dimension', 'day', 'value']),

@@ -8,13 +8,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { principalOf } from '../http/authenticate.js';
 import { statsAnswerSchema, statsErrorSchemas, statsQueryBody } from './stats.schemas.js';
 import type { StatsService } from './stats.service.js';
-import { STATS_READ_ROUTE } from './stats-route-config.js';
+import { STATS_QUERY_ROUTE } from './stats-route-config.js';
 
 export function registerStatsRoutes(app: FastifyInstance, { stats }: { stats: StatsService }) {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/stats/query',
     {
-      config: STATS_READ_ROUTE,
+      config: STATS_QUERY_ROUTE,
       schema: {
         tags: ['stats'],
         summary: 'Visitors, visits, pageviews, bounce rate and duration: totals, time series and breakdowns',

@@ -8,10 +8,11 @@ import type { Principal } from '../access/principal.js';
 import type { DB } from '../db/types.js';
 import { badInput } from '../http/errors.js';
 import type { Clock } from '../lib/clock.js';
+import { refuseBeyondTraffic } from '../shared-links/shared-links.service.js';
 import type { SitesService } from '../sites/sites.service.js';
 import { compareRows, comparisonRange } from './comparison.js';
 import { checkCustomRange, dayIn, resolveDateRange, resolveTimezone } from './date-range.js';
-import { parseFilters } from './filters.js';
+import { filterLeaves, parseFilters } from './filters.js';
 import { firstVisitDay } from './first-visit-day.query.js';
 import { planMetrics } from './metric-rules.js';
 import { answerStatsQuery } from './planner.js';
@@ -22,6 +23,7 @@ import {
   isRevenueMetric,
   isTimeDimension,
   type Metric,
+  VISIT_METRICS,
 } from './stats-vocabulary.js';
 
 export function createStatsService({
@@ -39,6 +41,8 @@ export function createStatsService({
       const dimensions = body.dimensions ?? [];
       checkNames(metrics, dimensions);
       const filters = parseFilters(body.filters);
+      const filterDimensions = filters.flatMap(filterLeaves).map((leaf) => leaf.dimension);
+      refuseBeyondTraffic(principal, { metrics, dimensions, filterDimensions }, VISIT_METRICS);
       const plan = planMetrics(metrics, dimensions, filters);
       const orderBy = resolveOrder(body.order_by, metrics, dimensions);
       const timezone = resolveTimezone(body.timezone);

@@ -9,7 +9,7 @@ import { Change } from '../../components/Change';
 import { Skeleton } from '../../components/States';
 import { formatPercent } from '../../lib/format';
 import { queryScope, type ViewState } from '../../lib/view-state';
-import { moneyFormat, revenueAllowed, TILE_METRICS, type TileMetric } from './metrics';
+import { moneyFormat, TILE_METRICS, type TileMetric } from './metrics';
 
 /** AI's share (percent) of a metric across channel rows, now and in the earlier period. */
 function aiShare(answer: StatsAnswer | undefined, index: number) {
@@ -29,14 +29,16 @@ export function TopMetrics({
   view,
   selected,
   onSelect,
+  withRevenue,
 }: {
   siteId: string;
   view: ViewState;
   selected: TileMetric['key'];
   onSelect: (key: TileMetric['key']) => void;
+  /** Revenue tiles need money figures: not with other filters than channel, nor in a shared view. */
+  withRevenue: boolean;
 }) {
   const scope = queryScope(view);
-  const withRevenue = revenueAllowed(view.filters.map((f) => f.key));
   const totals = useStats({
     site_id: siteId,
     metrics: TILE_METRICS.map((m) => m.key),

@@ -1,11 +1,13 @@
 /** The account's sites, each with its visits of the last 30 days as a sparkline. */
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
+import { sitesWithDeletedQuery } from '../../api/settings';
 import { dashboardSitesQuery, useStats } from '../../api/sites';
 import type { DashboardSite } from '../../api/types';
 import { Sparkline } from '../../components/Sparkline';
 import { EmptyState, ErrorState, Skeleton, SkeletonRows } from '../../components/States';
-import { formatCount } from '../../lib/format';
+import { formatCount, formatDateTime } from '../../lib/format';
+import { RestoreSiteButton } from '../settings/RestoreSiteButton';
 
 const DAY_MS = 86_400_000;
 
@@ -54,6 +56,33 @@ function SiteCard({ site }: { site: DashboardSite }) {
   );
 }
 
+/** Sites inside their deletion window: the day their data is erased, and a way back. */
+function ScheduledSites({ sites }: { sites: DashboardSite[] }) {
+  const withDates = useQuery(sitesWithDeletedQuery);
+  const effectiveAt = (site: DashboardSite) =>
+    withDates.data?.find((s) => s.snippet_key === site.snippet_key)?.deletion_effective_at;
+  return (
+    <section className="card" style={{ marginTop: '1.5rem' }} aria-label="Scheduled for deletion">
+      <h2>Scheduled for deletion</h2>
+      <ul className="plain-list">
+        {sites.map((site) => {
+          const at = effectiveAt(site);
+          return (
+            <li key={site.uuid}>
+              <span>
+                <strong>{site.name ?? site.domain}</strong>{' '}
+                <span className="muted small">({site.domain})</span>
+                {at && <span className="small"> · erased on {formatDateTime(at)}</span>}
+              </span>
+              <RestoreSiteButton uuid={site.uuid} domain={site.domain} />
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
 export default function SitesPage() {
   const sites = useQuery(dashboardSitesQuery);
   const live = (sites.data ?? []).filter((s) => !s.deleted_at);
@@ -91,18 +120,7 @@ export default function SitesPage() {
           ))}
         </ul>
       )}
-      {scheduled.length > 0 && (
-        <section style={{ marginTop: '1.5rem' }}>
-          <h2>Scheduled for deletion</h2>
-          <ul>
-            {scheduled.map((site) => (
-              <li key={site.uuid}>
-                {site.name ?? site.domain} <span className="muted small">({site.domain})</span>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      {scheduled.length > 0 && <ScheduledSites sites={scheduled} />}
     </main>
   );
 }

@@ -1,0 +1,71 @@
+/**
+ * A person's visits and conversions on one line of time, oldest first: each visit with where it
+ * came from, its entry page and figures, openable to its pages; each conversion with its value.
+ */
+import { useState } from 'react';
+import type { Person, PersonConversion, PersonVisit } from '../../api/people';
+import { formatDateTime, formatDuration, formatMoney } from '../../lib/format';
+import { pathOf, sourceWords } from './source-words';
+import { VisitSteps } from './VisitSteps';
+
+type Moment = { at: string; visit: PersonVisit } | { at: string; conversion: PersonConversion };
+
+function VisitItem({ siteId, visit }: { siteId: string; visit: PersonVisit }) {
+  const [open, setOpen] = useState(false);
+  const pages = visit.pageviews === 1 ? '1 page' : `${visit.pageviews} pages`;
+  return (
+    <li>
+      <div className="when">{formatDateTime(visit.started_at)}</div>
+      <div className="what">
+        Visit from {sourceWords(visit.entry)}
+        {visit.entry.source_kind === 'ai' && <span className="badge">AI</span>}
+      </div>
+      <div className="detail">
+        Entered on <span className="mono">{pathOf(visit.entry.url) || '/'}</span> · {pages} ·{' '}
+        {formatDuration(visit.active_time_sec)} engaged
+        {visit.entry.campaign && ` · campaign ${visit.entry.campaign}`}
+        {visit.device.browser &&
+          ` · ${visit.device.browser} on ${visit.device.os || visit.device.device_type}`}
+      </div>
+      <button type="button" className="link-button small" aria-expanded={open} onClick={() => setOpen(!open)}>
+        {open ? 'Hide the pages' : 'Show the pages'}
+      </button>
+      {open && <VisitSteps siteId={siteId} visitId={visit.id} />}
+    </li>
+  );
+}
+
+function ConversionItem({ conversion }: { conversion: PersonConversion }) {
+  return (
+    <li className="conversion">
+      <div className="when">{formatDateTime(conversion.occurred_at)}</div>
+      <div className="what">
+        Converted: {conversion.name}
+        {conversion.value_cents !== null &&
+          conversion.currency &&
+          ` · ${formatMoney(conversion.value_cents, conversion.currency)}`}
+      </div>
+    </li>
+  );
+}
+
+export function VisitTrail({ siteId, person }: { siteId: string; person: Person }) {
+  const moments: Moment[] = [
+    ...person.visits.map((visit) => ({ at: visit.started_at, visit })),
+    ...person.conversions.map((conversion) => ({ at: conversion.occurred_at, conversion })),
+  ].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+  if (moments.length === 0) {
+    return <p className="panel-empty">No visits in the range. Choose a longer range to see earlier ones.</p>;
+  }
+  return (
+    <ol className="trail" aria-label="Visits and conversions, oldest first">
+      {moments.map((moment) =>
+        'visit' in moment ? (
+          <VisitItem key={moment.visit.id} siteId={siteId} visit={moment.visit} />
+        ) : (
+          <ConversionItem key={moment.conversion.event_id} conversion={moment.conversion} />
+        ),
+      )}
+    </ol>
+  );
+}
