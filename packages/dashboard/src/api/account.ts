@@ -32,7 +32,6 @@ export const login = (body: { email: string; password: string }) =>
   api<LoginAnswer>('POST', '/v1/auth/login', { body });
 export const loginSecondFactor = (body: { code: string } | { recovery_code: string }) =>
   api<LoginAnswer>('POST', '/v1/auth/login/second-factor', { body });
-export const logout = () => api<void>('POST', '/v1/auth/logout');
 export const setup = (body: { setup_token: string; email: string; password: string; account_name: string }) =>
   api<{ account_id: string; user_id: string; api_key: string }>('POST', '/v1/setup', { body });
 export const acceptInvitation = (body: { token: string; password: string }) =>

@@ -3,7 +3,7 @@ export type Role = 'admin' | 'member';
 export type AttributionModel = 'first_touch' | 'last_touch' | 'linear' | 'time_decay';
 
 export interface Me {
-  user: { id: string; email: string };
+  user: { id: string; email: string; second_factor: boolean };
   role: Role;
   account: { id: string; name: string; plan: string; site_limit: number; region: 'us' | 'eu' };
 }

@@ -1,8 +1,7 @@
 /** The frame of every signed-in page: the bar with the site switcher, theme and sign-out. */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { Link, useLocation, useRoute } from 'wouter';
-import { logout } from '../api/account';
 import { dashboardSitesQuery } from '../api/sites';
 import type { Me } from '../api/types';
 import { applyTheme, currentTheme, type Theme } from '../lib/theme';
@@ -77,15 +76,11 @@ function SiteNav({ siteId }: { siteId: string }) {
 }
 
 export function Layout({ me, children }: { me: Me; children: ReactNode }) {
-  const queryClient = useQueryClient();
-  const [, navigate] = useLocation();
   const [onSite, params] = useRoute<{ siteId: string }>('/sites/:siteId/*?');
   const siteId = onSite && params.siteId !== 'new' ? params.siteId : undefined;
-  const signOut = async () => {
-    await logout().catch(() => undefined);
-    queryClient.clear();
-    navigate('/login');
-  };
+  // One way out for every session: it ends here, and at the provider too when it began there.
+  const signOut = () => window.location.assign('/v1/auth/oidc/logout');
+
   return (
     <>
       <a className="skip-link" href="#content">

@@ -190,6 +190,31 @@ describe.skipIf(onPostgres)('a seeded shop', () => {
     await context.close();
   });
 
+  it('draws visitors on a world map whose countries filter the view', async () => {
+    const context = await newContext(browser, base, { cookie: t.owner.cookie });
+    const page = await context.newPage();
+    await page.goto(`/sites/${shop.site.id}`);
+    await settled(page);
+    const locations = page.getByRole('region', { name: 'Locations' });
+    const map = locations.getByRole('img', {
+      name: /^World map of visitors by country; most from United States/,
+    });
+    await map.waitFor();
+    expect(await locations.locator('.country.seen').count()).toBe(7);
+    await locations.getByRole('button', { name: 'Countries' }).click();
+    expect(
+      await locations
+        .getByRole('table')
+        .getByRole('button', { name: /United States/ })
+        .count(),
+    ).toBe(1);
+    await locations.getByRole('button', { name: 'Map' }).click();
+    await map.waitFor();
+    await locations.locator('.country.seen').first().click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('country')).toMatch(/^[A-Z]{2}$/);
+    await context.close();
+  });
+
   it('shows revenue by source under each model, side by side, and the conversions behind it', async () => {
     const context = await newContext(browser, base, { cookie: t.owner.cookie });
     const page = await context.newPage();
@@ -252,15 +277,22 @@ describe.skipIf(onPostgres)('a seeded shop', () => {
   });
 
   it('opens a password-protected shared link without sign-in, embedded in another site, until it is revoked', async () => {
-    const made = await t.request({
-      method: 'POST',
-      url: `/v1/sites/${shop.site.id}/shared-links`,
-      headers: { cookie: t.owner.cookie },
-      payload: { label: 'Investors', password: 'open sesame' },
-    });
-    expect(made.statusCode).toBe(201);
-    const { id, url } = made.json();
-    const shareUrl = url.replace('http://localhost:8080', base);
+    const owner = await newContext(browser, base, { cookie: t.owner.cookie });
+    const settings = await owner.newPage();
+    await settings.goto(`/sites/${shop.site.id}/settings/shared-links`);
+    const section = settings.getByRole('region', { name: 'Shared links' });
+    await section.getByLabel('Label').fill('Investors');
+    await section.getByLabel('Password (optional)').fill('open sesame');
+    await section.getByRole('button', { name: 'Make a shared link' }).click();
+    const shown = section.getByLabel('Shared link', { exact: true });
+    await expect.poll(() => shown.inputValue()).toMatch(/\/share#tts_/);
+    const shareUrl = (await shown.inputValue()).replace('http://localhost:8080', base);
+    expect(await section.getByLabel('Embed code').inputValue()).toContain(
+      `<iframe src="${await shown.inputValue()}"`,
+    );
+    await expect.poll(() => section.getByRole('rowheader').allTextContents()).toEqual(['Investors']);
+    expect(await seriousViolations(settings)).toEqual([]);
+    await screenshot(settings, 'settings-shared-links');
     const context = await newContext(browser, base);
     const page = await context.newPage();
     await page.goto(shareUrl);
@@ -299,12 +331,9 @@ describe.skipIf(onPostgres)('a seeded shop', () => {
       .toBe('Visitors');
     host.close();
 
-    const revoked = await t.request({
-      method: 'DELETE',
-      url: `/v1/sites/${shop.site.id}/shared-links/${id}`,
-      headers: { cookie: t.owner.cookie },
-    });
-    expect(revoked.statusCode).toBe(204);
+    await section.getByRole('button', { name: 'Revoke Investors' }).click();
+    await expect.poll(() => section.getByRole('rowheader').count()).toBe(0);
+    await owner.close();
     await page.reload();
     await expect
       .poll(() => page.getByRole('heading', { level: 1 }).textContent())

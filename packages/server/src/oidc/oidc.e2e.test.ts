@@ -1,11 +1,13 @@
 /**
  * OpenID Connect sign-in end to end in Chromium: the app on a real port, the provider's own
  * login form filled in by the browser, the session cookie set by the callback, and sign-out
- * through the provider's logout page back to PUBLIC_URL.
+ * through the provider's logout page back to PUBLIC_URL; then the same from the dashboard's
+ * own buttons.
  */
 import { createServer } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDashboardIfStale } from '../dashboard/dashboard.browser.js';
 import { ADMIN, useTestApp } from '../test/app.js';
 import { launchChromium } from '../test/chromium.js';
 import { CLIENT_ID, CLIENT_SECRET, startTestProvider, type TestProvider } from './oidc-provider.fixtures.js';
@@ -30,6 +32,7 @@ beforeAll(async () => {
     OIDC_ISSUER: provider.issuer,
     OIDC_CLIENT_ID: CLIENT_ID,
     OIDC_CLIENT_SECRET: CLIENT_SECRET,
+    OIDC_NAME: 'Acme SSO',
   });
 });
 afterAll(() => provider.close());
@@ -39,9 +42,10 @@ describe('OpenID Connect sign-in in a real browser', () => {
   let browser: Browser;
 
   beforeAll(async () => {
+    buildDashboardIfStale();
     await t.app.listen({ port, host: '127.0.0.1' });
     browser = await launchChromium();
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -75,6 +79,29 @@ describe('OpenID Connect sign-in in a real browser', () => {
       expect(page.url()).toContain(`${provider.issuer}/session/end`);
       await Promise.all([page.waitForURL(`${base}/`), page.click('button[name="logout"]')]);
       expect((await me()).status).toBe(401);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('signs in and out from the dashboard’s buttons', async () => {
+    const base = `http://127.0.0.1:${port}`;
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await page.goto(`${base}/sites`);
+      await page.waitForURL(`${base}/login?next=%2Fsites`);
+      await page.getByRole('link', { name: 'Continue with Acme SSO' }).click();
+      await page.waitForURL(`${provider.issuer}/interaction/**`);
+      await page.fill('input[name="login"]', 'owner');
+      await page.fill('input[name="password"]', 'any password');
+      await Promise.all([page.waitForURL(`${base}/sites`), page.click('button[type="submit"]')]);
+      await page.getByRole('heading', { name: 'Sites', exact: true, level: 1 }).waitFor();
+
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL(`${provider.issuer}/session/end**`);
+      await Promise.all([page.waitForURL(`${base}/login**`), page.click('button[name="logout"]')]);
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     } finally {
       await context.close();
     }

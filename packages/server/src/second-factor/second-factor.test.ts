@@ -143,7 +143,9 @@ describe('sign-in with a second factor', () => {
     const session = done.cookies.find((c) => c.name === 'tt_session');
     expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
     expect(done.cookies.find((c) => c.name === 'tt_signin')?.value).toBe('');
-    expect((await me(t, `tt_session=${session?.value}`)).statusCode).toBe(200);
+    const profile = await me(t, `tt_session=${session?.value}`);
+    expect(profile.statusCode).toBe(200);
+    expect(profile.json().user.second_factor).toBe(true);
 
     // The pending sign-in is used up.
     const again = await secondFactor(t, `tt_signin=${pending?.value}`, { code: codeFor(t, secret, 30_000) });

@@ -6,6 +6,7 @@ import type { AccountsService } from '../accounts/accounts.service.js';
 import { principalOf, SESSION_COOKIE } from '../http/authenticate.js';
 import { SIGN_IN_PER_ACCOUNT_PER_MINUTE, SIGN_IN_PER_IP_PER_MINUTE } from '../http/rate-limit.js';
 import { codedErrorSchema, emailSchema, roleSchema } from '../http/schemas.js';
+import type { SecondFactorService } from '../second-factor/second-factor.service.js';
 import { registerPasswordChangeRoute } from './password-change.routes.js';
 import { clearSessionCookie, setPendingSignInCookie, setSessionCookie } from './session-cookie.js';
 import { registerSessionListRoutes } from './session-list.routes.js';
@@ -16,9 +17,14 @@ export const signedInSchema = z.object({ user_id: z.uuid(), account_id: z.uuid()
 
 export function registerSessionRoutes(
   app: FastifyInstance,
-  deps: { sessions: SessionsService; accounts: AccountsService; secureCookies: boolean },
+  deps: {
+    sessions: SessionsService;
+    accounts: AccountsService;
+    secondFactor: Pick<SecondFactorService, 'isEnrolled'>;
+    secureCookies: boolean;
+  },
 ) {
-  const { sessions, accounts, secureCookies } = deps;
+  const { sessions, accounts, secondFactor, secureCookies } = deps;
   const r = app.withTypeProvider<ZodTypeProvider>();
   registerSessionListRoutes(app, sessions);
   registerPasswordChangeRoute(app, sessions);
@@ -82,7 +88,11 @@ export function registerSessionRoutes(
         summary: 'The signed-in person, their role and account',
         response: {
           200: z.object({
-            user: z.object({ id: z.uuid(), email: z.string() }),
+            user: z.object({
+              id: z.uuid(),
+              email: z.string(),
+              second_factor: z.boolean().describe('Whether sign-in asks this person for a TOTP code'),
+            }),
             role: roleSchema,
             account: z.object({
               id: z.uuid(),
@@ -102,7 +112,11 @@ export function registerSessionRoutes(
       const member = await accounts.getMember(principal.accountId, principal.userId);
       const account = await accounts.getAccount(principal.accountId);
       return {
-        user: { id: member.user_id, email: member.email },
+        user: {
+          id: member.user_id,
+          email: member.email,
+          second_factor: await secondFactor.isEnrolled(principal.userId),
+        },
         role: member.role,
         account: {
           id: account.id,

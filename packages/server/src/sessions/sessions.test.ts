@@ -34,7 +34,7 @@ describe('dashboard sign-in', () => {
     const profile = await me(`tt_session=${cookie?.value}`);
     expect(profile.statusCode).toBe(200);
     expect(profile.json()).toMatchObject({
-      user: { id: t.owner.userId, email: ADMIN.email },
+      user: { id: t.owner.userId, email: ADMIN.email, second_factor: false },
       role: 'admin',
       account: { id: t.owner.accountId, name: 'Acme', site_limit: 100, region: 'us' },
     });

@@ -2,8 +2,9 @@
  * The second factor: setting up an authenticator app (secret to type or URI to open, a first code
  * to confirm, then the recovery codes shown once) and turning it off with a code.
  */
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { meQuery } from '../../api/account';
 import { beginTotp, confirmTotp, removeTotp } from '../../api/account-admin';
 import { CopyButton } from '../../components/CopyButton';
 import { Field, FormError } from '../../components/Form';
@@ -34,7 +35,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   );
 }
 
-function Enrol() {
+function Enrol({ onEnrolled }: { onEnrolled: () => void }) {
   const [code, setCode] = useState('');
   const begin = useMutation({ mutationFn: beginTotp });
   const confirm = useMutation({ mutationFn: () => confirmTotp(code.trim()), onSuccess: () => setCode('') });
@@ -45,6 +46,7 @@ function Enrol() {
         onDone={() => {
           confirm.reset();
           begin.reset();
+          onEnrolled();
         }}
       />
     );
@@ -109,9 +111,15 @@ function Enrol() {
   );
 }
 
-function TurnOff() {
+function TurnOff({ onRemoved }: { onRemoved: () => void }) {
   const [code, setCode] = useState('');
-  const remove = useMutation({ mutationFn: () => removeTotp(code.trim()), onSuccess: () => setCode('') });
+  const remove = useMutation({
+    mutationFn: () => removeTotp(code.trim()),
+    onSuccess: () => {
+      setCode('');
+      onRemoved();
+    },
+  });
   return (
     <form
       onSubmit={(event) => {
@@ -119,14 +127,12 @@ function TurnOff() {
         remove.mutate();
       }}
     >
+      <p role="status">
+        <strong>On.</strong> Sign-in asks for a code from your authenticator app after the password.
+      </p>
       <h3>Turn two-factor sign-in off</h3>
-      <p className="small muted">If it is on, one more code is needed to turn it off.</p>
+      <p className="small muted">One more code is needed to turn it off.</p>
       <FormError error={remove.error} />
-      {remove.isSuccess && (
-        <p className="small" role="status">
-          Two-factor sign-in is off: your password alone signs you in.
-        </p>
-      )}
       <Field
         label="A code from the app, or a recovery code"
         name="totp-off-code"
@@ -143,13 +149,37 @@ function TurnOff() {
   );
 }
 
+/** Set-up while it is off, turning off while it is on (the signed-in person's `second_factor`). */
 export function TwoFactor() {
+  const queryClient = useQueryClient();
+  const me = useQuery(meQuery);
+  const [turnedOff, setTurnedOff] = useState(false);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['me'] });
   return (
     <section className="card" aria-labelledby="two-factor-title">
       <h2 id="two-factor-title">Two-factor sign-in</h2>
-      <Enrol />
-      <hr style={{ border: 0, borderTop: '1px solid var(--border)', margin: '1.2rem 0' }} />
-      <TurnOff />
+      {me.data?.user.second_factor ? (
+        <TurnOff
+          onRemoved={() => {
+            setTurnedOff(true);
+            refresh();
+          }}
+        />
+      ) : (
+        <>
+          {turnedOff && (
+            <p className="small" role="status">
+              Two-factor sign-in is off: your password alone signs you in.
+            </p>
+          )}
+          <Enrol
+            onEnrolled={() => {
+              setTurnedOff(false);
+              refresh();
+            }}
+          />
+        </>
+      )}
     </section>
   );
 }

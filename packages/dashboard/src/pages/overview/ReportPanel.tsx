@@ -2,7 +2,7 @@
  * A panel of the overview: a few tabs, each one stats breakdown shown as bar rows. Clicking a
  * row adds its value as a filter of the whole view.
  */
-import { type ReactNode, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useStats } from '../../api/sites';
 import type { StatsFilter, StatsRow } from '../../api/types';
 import { BarList } from '../../components/BarList';
@@ -27,7 +27,11 @@ export interface PanelTab {
   name?: (value: string) => ReactNode;
   nullLabel?: string;
   isAi?: (value: string | null) => boolean;
+  /** Drawn as a world map of the first column (the dimension holds country codes). */
+  map?: boolean;
 }
+
+const WorldMap = lazy(() => import('../../components/WorldMap').then((m) => ({ default: m.WorldMap })));
 
 function PanelBody({ siteId, view, update, tab }: PanelProps & { tab: PanelTab }) {
   const scope = queryScope(view);
@@ -39,13 +43,28 @@ function PanelBody({ siteId, view, update, tab }: PanelProps & { tab: PanelTab }
     dimensions: [tab.dimension],
     ...scope,
     filters: [...(scope.filters ?? []), ...(tab.filters ?? [])],
-    limit: 10,
+    limit: tab.map ? 300 : 10,
   });
   if (stats.isPending) return <SkeletonRows rows={5} />;
   if (stats.isError) return <ErrorState error={stats.error} retry={() => stats.refetch()} />;
   const results = stats.data.results;
   if (results.length === 0) return <p className="panel-empty">Nothing in this range yet.</p>;
   const filterKey: FilterKey | undefined = filterKeyOf(tab.dimension);
+  if (tab.map && filterKey) {
+    const visitors = new Map(
+      results
+        .filter((row) => row.dimensions[0])
+        .map((row) => [row.dimensions[0] as string, row.metrics[0] ?? 0]),
+    );
+    return (
+      <Suspense fallback={<SkeletonRows rows={5} />}>
+        <WorldMap
+          visitors={visitors}
+          onSelect={(code) => update({ filters: withFilter(view, filterKey, code) })}
+        />
+      </Suspense>
+    );
+  }
   return (
     <BarList
       caption={tab.label}

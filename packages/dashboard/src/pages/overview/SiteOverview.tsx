@@ -2,7 +2,9 @@
  * A site's traffic: tiles, the chart, and the panels of sources, pages, places, devices and goals.
  * A shared view (`shared`) shows traffic only: no install card, no revenue, no goals.
  */
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { goalLabel, goalsQuery } from '../../api/goals';
 import { useStats } from '../../api/sites';
 import { queryScope, useViewState } from '../../lib/view-state';
 import { Snippet, VerificationStatus } from '../sites/Install';
@@ -41,6 +43,10 @@ export function SiteOverview({
   );
   const panelProps = { siteId, view, update };
   const totalVisitors = visitors.data?.results[0]?.metrics[0] ?? 0;
+  const goals = useQuery({ ...goalsQuery(siteId), enabled: !shared });
+  const goalNames = new Map(
+    (goals.data ?? []).map((goal) => [goal.name, [goal.emoji, goalLabel(goal)].filter(Boolean).join(' ')]),
+  );
   return (
     <main>
       <div className="page-head">
@@ -77,7 +83,11 @@ export function SiteOverview({
       </div>
       {!shared && (
         <div style={{ marginTop: '1rem' }}>
-          <ReportPanel title="Goals" tabs={goalTabs(totalVisitors, site.currency)} {...panelProps} />
+          <ReportPanel
+            title="Goals"
+            tabs={goalTabs(totalVisitors, site.currency, goalNames)}
+            {...panelProps}
+          />
         </div>
       )}
     </main>

@@ -60,6 +60,7 @@ export const PAGE_TABS: PanelTab[] = [
 ];
 
 export const LOCATION_TABS: PanelTab[] = [
+  { key: 'map', label: 'Map', dimension: 'visit:country', columns: [visitors], map: true },
   {
     key: 'countries',
     label: 'Countries',
@@ -90,14 +91,18 @@ export const DEVICE_TABS: PanelTab[] = [
   { key: 'os', label: 'OS', dimension: 'visit:os', columns: [visitors], nullLabel: 'Unknown' },
 ];
 
-/** Goals with the people who converted, conversions, their rate against all visitors, and value. */
-export function goalTabs(totalVisitors: number, currency: string): PanelTab[] {
+/**
+ * Goals with the people who converted, conversions, their rate against all visitors, and value;
+ * named as the goals registry names them (`names`: event name → emoji and display name).
+ */
+export function goalTabs(totalVisitors: number, currency: string, names: Map<string, string>): PanelTab[] {
   const rate = (row: StatsRow) => (totalVisitors > 0 ? ((row.metrics[0] ?? 0) / totalVisitors) * 100 : 0);
   return [
     {
       key: 'goals',
       label: 'Goals',
       dimension: 'event:goal',
+      name: (event) => names.get(event) ?? event,
       columns: [
         { metric: 'visitors', label: 'People', format: (v) => formatCount(v) },
         { metric: 'conversions', label: 'Total', format: (v) => formatCount(v) },

@@ -28,7 +28,8 @@ function NewLink({ siteId }: { siteId: string }) {
     made &&
     `<iframe src="${made.url}" title="Traffic" style="width:100%;height:1600px;border:0" loading="lazy"></iframe>`;
   return (
-    <div>
+    <div style={{ marginTop: '1.25rem' }}>
+      <h3>Make a link</h3>
       <form
         onSubmit={(event) => {
           event.preventDefault();
