@@ -5,42 +5,32 @@
  * screenshots at desktop and phone widths. Browser suites run once, on the embedded database.
  */
 import { createServer } from 'node:http';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { collect, newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
 import { addPerson, codeFor, enrol, signIn } from '../second-factor/second-factor.fixtures.js';
 import { ADMIN, bearer, SETUP_TOKEN, useTestApp } from '../test/app.js';
-import { launchChromium } from '../test/chromium.js';
 import {
-  buildDashboardIfStale,
   DESKTOP,
   newContext,
+  ON_POSTGRES,
   PHONE,
   screenshot,
   seriousViolations,
   serve,
   settled,
-} from './dashboard.browser.js';
+  useChromium,
+} from './dashboard.fixtures.js';
 import { type SeededShop, seedShop } from './dashboard.seed.js';
 
-const onPostgres = Boolean(process.env.DATABASE_URL);
-// A browser test walks several pages; each page waits for its answers.
-vi.setConfig({ testTimeout: 90_000 });
+const browser = useChromium();
 
-let browser: Browser;
-beforeAll(async () => {
-  if (onPostgres) return;
-  buildDashboardIfStale();
-  browser = await launchChromium();
-}, 300_000);
-afterAll(() => browser?.close());
-
-describe.skipIf(onPostgres)('a newcomer', () => {
+describe.skipIf(ON_POSTGRES)('a newcomer', () => {
   const t = useTestApp({}, { owner: false });
 
   it('goes from the setup token to their first visit without leaving the browser', async () => {
     const base = await serve(t);
-    const context = await newContext(browser, base);
+    const context = await newContext(browser(), base);
     const page = await context.newPage();
     await page.goto('/');
     await expect.poll(() => new URL(page.url()).pathname).toBe('/login');
@@ -100,7 +90,7 @@ const tileValue = (page: Page, label: string) =>
     .locator('.value')
     .textContent();
 
-describe.skipIf(onPostgres)('a seeded shop', () => {
+describe.skipIf(ON_POSTGRES)('a seeded shop', () => {
   const t = useTestApp({ TRUST_PROXY: 'true' });
   let base: string;
   let shop: SeededShop;
@@ -120,7 +110,7 @@ describe.skipIf(onPostgres)('a seeded shop', () => {
   }, 180_000);
 
   it('signs in with the password and lists the site with its sparkline', async () => {
-    const context = await newContext(browser, base);
+    const context = await newContext(browser(), base);
     const page = await context.newPage();
     await page.goto('/sites');
     await expect.poll(() => new URL(page.url()).pathname).toBe('/login');
@@ -142,7 +132,7 @@ describe.skipIf(onPostgres)('a seeded shop', () => {
   });
 
   it('shows the overview, filters by a clicked row with the filter in the URL, and goes back', async () => {
-    const context = await newContext(browser, base, { cookie: t.owner.cookie });
+    const context = await newContext(browser(), base, { cookie: t.owner.cookie });
     const page = await context.newPage();
     await page.goto(`/sites/${shop.site.id}`);
     await settled(page);
@@ -191,7 +181,7 @@ describe.skipIf(onPostgres)('a seeded shop', () => {
   });
 
   it('draws visitors on a world map whose countries filter the view', async () => {
-    const context = await newContext(browser, base, { cookie: t.owner.cookie });
+    const context = await newContext(browser(), base, { cookie: t.owner.cookie });
     const page = await context.newPage();
     await page.goto(`/sites/${shop.site.id}`);
     await settled(page);
@@ -216,7 +206,7 @@ describe.skipIf(onPostgres)('a seeded shop', () => {
   });
 
   it('shows revenue by source under each model, side by side, and the conversions behind it', async () => {
-    const context = await newContext(browser, base, { cookie: t.owner.cookie });
+    const context = await newContext(browser(), base, { cookie: t.owner.cookie });
     const page = await context.newPage();
     await page.goto(`/sites/${shop.site.id}`);
     await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Revenue' }).click();
@@ -256,7 +246,7 @@ describe.skipIf(onPostgres)('a seeded shop', () => {
   });
 
   it('shows AI crawlers, their operators and the loop from crawling to revenue', async () => {
-    const context = await newContext(browser, base, { cookie: t.owner.cookie });
+    const context = await newContext(browser(), base, { cookie: t.owner.cookie });
     const page = await context.newPage();
     await page.goto(`/sites/${shop.site.id}/ai`);
     await settled(page);
@@ -277,7 +267,7 @@ describe.skipIf(onPostgres)('a seeded shop', () => {
   });
 
   it('opens a password-protected shared link without sign-in, embedded in another site, until it is revoked', async () => {
-    const owner = await newContext(browser, base, { cookie: t.owner.cookie });
+    const owner = await newContext(browser(), base, { cookie: t.owner.cookie });
     const settings = await owner.newPage();
     await settings.goto(`/sites/${shop.site.id}/settings/shared-links`);
     const section = settings.getByRole('region', { name: 'Shared links' });
@@ -293,7 +283,7 @@ describe.skipIf(onPostgres)('a seeded shop', () => {
     await expect.poll(() => section.getByRole('rowheader').allTextContents()).toEqual(['Investors']);
     expect(await seriousViolations(settings)).toEqual([]);
     await screenshot(settings, 'settings-shared-links');
-    const context = await newContext(browser, base);
+    const context = await newContext(browser(), base);
     const page = await context.newPage();
     await page.goto(shareUrl);
     await page.getByLabel('Password').fill('open sesame');
@@ -347,7 +337,7 @@ describe.skipIf(onPostgres)('a seeded shop', () => {
       ['overview-dark', { viewport: DESKTOP, dark: true }],
       ['sites-phone', { viewport: PHONE, path: '/sites' }],
     ] as const) {
-      const context = await newContext(browser, base, { cookie: t.owner.cookie, ...options });
+      const context = await newContext(browser(), base, { cookie: t.owner.cookie, ...options });
       const page = await context.newPage();
       await page.goto('path' in options ? options.path : `/sites/${shop.site.id}`);
       await settled(page);
@@ -364,7 +354,7 @@ describe.skipIf(onPostgres)('a seeded shop', () => {
   it('asks for the second factor of an enrolled person and signs them in with a code', async () => {
     const person = await addPerson(t);
     const { secret } = await enrol(t, await signIn(t, person));
-    const context = await newContext(browser, base);
+    const context = await newContext(browser(), base);
     const page = await context.newPage();
     await page.goto('/login');
     await page.getByLabel('Email').fill(person.email);
@@ -383,7 +373,7 @@ describe.skipIf(onPostgres)('a seeded shop', () => {
   });
 
   it('says in words when a site cannot be found, with a way to retry', async () => {
-    const context = await newContext(browser, base, { cookie: t.owner.cookie });
+    const context = await newContext(browser(), base, { cookie: t.owner.cookie });
     const page = await context.newPage();
     await page.goto('/sites/00000000-0000-4000-8000-000000000000');
     const alert = page.getByRole('alert');

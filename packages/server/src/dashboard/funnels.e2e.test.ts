@@ -4,33 +4,24 @@
  * assistant, editing and deleting. Each view is checked for accessibility and saved as
  * screenshots at desktop and phone widths. Browser suites run once, on the embedded database.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, useTestApp } from '../test/app.js';
-import { launchChromium } from '../test/chromium.js';
 import {
-  buildDashboardIfStale,
   DESKTOP,
   newContext,
+  ON_POSTGRES,
   PHONE,
   screenshot,
   seriousViolations,
   serve,
   settled,
-} from './dashboard.browser.js';
+  useChromium,
+} from './dashboard.fixtures.js';
 import { type SeededShop, seedShop } from './dashboard.seed.js';
 import { count, scrollsSideways } from './goals.e2e.fixtures.js';
 
-const onPostgres = Boolean(process.env.DATABASE_URL);
-vi.setConfig({ testTimeout: 90_000 });
-
-let browser: Browser;
-beforeAll(async () => {
-  if (onPostgres) return;
-  buildDashboardIfStale();
-  browser = await launchChromium();
-}, 300_000);
-afterAll(() => browser?.close());
+const browser = useChromium();
 
 interface StepFigures {
   visitors: number;
@@ -102,7 +93,7 @@ const shownBreakdown = (page: Page, name: string) =>
       ]),
     );
 
-describe.skipIf(onPostgres)('the funnels pages', () => {
+describe.skipIf(ON_POSTGRES)('the funnels pages', () => {
   const t = useTestApp({ TRUST_PROXY: 'true' });
   let base: string;
   let shop: SeededShop;
@@ -137,7 +128,7 @@ describe.skipIf(onPostgres)('the funnels pages', () => {
   }, 180_000);
 
   it('builds a funnel, shows the API’s figures, saves, reopens, breaks it down, edits and deletes it', async () => {
-    const context = await newContext(browser, base, { cookie: t.owner.cookie });
+    const context = await newContext(browser(), base, { cookie: t.owner.cookie });
     const page = await context.newPage();
     await page.goto(`/sites/${shop.site.id}/funnels`);
     await settled(page);
@@ -247,7 +238,7 @@ describe.skipIf(onPostgres)('the funnels pages', () => {
       ['funnel-new-phone-dark', `/sites/${shop.site.id}/funnels/new`, { viewport: PHONE, dark: true }],
     ] as const;
     for (const [name, path, options] of views) {
-      const context = await newContext(browser, base, { cookie: t.owner.cookie, ...options });
+      const context = await newContext(browser(), base, { cookie: t.owner.cookie, ...options });
       const page = await context.newPage();
       await page.goto(path);
       await settled(page);

@@ -4,20 +4,20 @@
  * a goal's page, and a person behind it. Each page is checked for accessibility and saved as
  * screenshots at desktop and phone widths. Browser suites run once, on the embedded database.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, useTestApp } from '../test/app.js';
-import { launchChromium } from '../test/chromium.js';
 import {
-  buildDashboardIfStale,
   type DESKTOP,
   newContext,
+  ON_POSTGRES,
   PHONE,
   screenshot,
   seriousViolations,
   serve,
   settled,
-} from './dashboard.browser.js';
+  useChromium,
+} from './dashboard.fixtures.js';
 import { type SeededShop, seedShop } from './dashboard.seed.js';
 import {
   count,
@@ -28,27 +28,18 @@ import {
   statsQuery,
 } from './goals.e2e.fixtures.js';
 
-const onPostgres = Boolean(process.env.DATABASE_URL);
-vi.setConfig({ testTimeout: 90_000 });
-
-let browser: Browser;
-beforeAll(async () => {
-  if (onPostgres) return;
-  buildDashboardIfStale();
-  browser = await launchChromium();
-}, 300_000);
-afterAll(() => browser?.close());
+const browser = useChromium();
 
 const goalRows = (page: Page) => page.getByRole('list', { name: 'Goals, in order' }).getByRole('listitem');
 const shownOrder = (page: Page) => goalRows(page).locator('.goal-name a').allTextContents();
 
-describe.skipIf(onPostgres)('the goals pages', () => {
+describe.skipIf(ON_POSTGRES)('the goals pages', () => {
   const t = useTestApp({ TRUST_PROXY: 'true' });
   let base: string;
   let shop: SeededShop;
   const apiOrder = async () => (await listGoals(t, shop)).map((g) => g.display_name ?? g.name);
   const open = async (path: string, options: { viewport?: typeof DESKTOP; dark?: boolean } = {}) => {
-    const context = await newContext(browser, base, { cookie: t.owner.cookie, ...options });
+    const context = await newContext(browser(), base, { cookie: t.owner.cookie, ...options });
     const page = await context.newPage();
     await page.goto(path);
     await settled(page);
@@ -308,7 +299,7 @@ describe.skipIf(onPostgres)('the goals pages', () => {
   });
 
   it('says in words when the goals cannot be loaded, and loads them on retry', async () => {
-    const context = await newContext(browser, base, { cookie: t.owner.cookie });
+    const context = await newContext(browser(), base, { cookie: t.owner.cookie });
     const page = await context.newPage();
     await page.route('**/v1/goals?*', (route) =>
       route.fulfill({

@@ -5,36 +5,27 @@
  * API keys, bot tokens, invitations, the second factor and the person's own sessions. Each page is
  * checked for accessibility and saved as screenshots at desktop and phone widths.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addPerson, codeFor, signIn } from '../second-factor/second-factor.fixtures.js';
 import { addSite, asKey, siteUuid } from '../sites/sites.fixtures.js';
 import { bearer } from '../test/app.js';
-import { launchChromium } from '../test/chromium.js';
 import { insertFact, useWebhookTestApp } from '../webhooks/webhooks.test-app.js';
 import {
-  buildDashboardIfStale,
   DESKTOP,
   newContext,
+  ON_POSTGRES,
   PHONE,
   screenshot,
   seriousViolations,
   serve,
   settled,
-} from './dashboard.browser.js';
+  useChromium,
+} from './dashboard.fixtures.js';
 
-const onPostgres = Boolean(process.env.DATABASE_URL);
-vi.setConfig({ testTimeout: 90_000 });
+const browser = useChromium();
 
-let browser: Browser;
-beforeAll(async () => {
-  if (onPostgres) return;
-  buildDashboardIfStale();
-  browser = await launchChromium();
-}, 300_000);
-afterAll(() => browser?.close());
-
-describe.skipIf(onPostgres)('the settings pages', () => {
+describe.skipIf(ON_POSTGRES)('the settings pages', () => {
   // The webhook app trusts the test CA of its HTTPS receivers and lets them listen on 127.0.0.1.
   const w = useWebhookTestApp();
   const t = w.t;
@@ -58,7 +49,7 @@ describe.skipIf(onPostgres)('the settings pages', () => {
   });
 
   async function open(path: string, options: Parameters<typeof newContext>[2] = {}): Promise<Page> {
-    const context = await newContext(browser, base, { cookie: t.owner.cookie, ...options });
+    const context = await newContext(browser(), base, { cookie: t.owner.cookie, ...options });
     contexts.push(context);
     const page = await context.newPage();
     await page.goto(path);

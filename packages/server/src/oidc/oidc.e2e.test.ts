@@ -7,7 +7,7 @@
 import { createServer } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDashboardIfStale } from '../dashboard/dashboard.browser.js';
+import { buildDashboardIfStale } from '../dashboard/dashboard.fixtures.js';
 import { ADMIN, useTestApp } from '../test/app.js';
 import { launchChromium } from '../test/chromium.js';
 import { CLIENT_ID, CLIENT_SECRET, startTestProvider, type TestProvider } from './oidc-provider.fixtures.js';

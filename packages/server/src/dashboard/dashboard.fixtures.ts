@@ -9,7 +9,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, vi } from 'vitest';
 import type { TestApp } from '../test/app.js';
+import { launchChromium } from '../test/chromium.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 export const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR ?? path.join(ROOT, 'packages/dashboard/screenshots');
@@ -22,6 +24,28 @@ export function buildDashboardIfStale() {
     { cwd: ROOT, stdio: 'inherit' },
   );
   if (build.status !== 0) throw new Error('could not build the dashboard');
+}
+
+/** Browser suites run once, on the embedded database: `.ci/run` runs PostgreSQL as well. */
+export const ON_POSTGRES = Boolean(process.env.DATABASE_URL);
+
+/**
+ * A test file's Chromium: the dashboard built and the browser started before its tests (not on
+ * PostgreSQL), closed after them. Each test walks several pages, so tests get 90 seconds.
+ */
+export function useChromium(): () => Browser {
+  vi.setConfig({ testTimeout: 90_000 });
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    if (ON_POSTGRES) return;
+    buildDashboardIfStale();
+    browser = await launchChromium();
+  }, 300_000);
+  afterAll(() => browser?.close());
+  return () => {
+    if (!browser) throw new Error('useChromium: the browser exists from beforeAll on');
+    return browser;
+  };
 }
 
 /** Listens on a free port and answers the dashboard's address. */
