@@ -372,6 +372,56 @@ describe.skipIf(ON_POSTGRES)('a seeded shop', () => {
     await context.close();
   });
 
+  it('accepts an invitation and resets a password from the emailed links', async () => {
+    const invited = await t.request({
+      method: 'POST',
+      url: '/v1/account/invitations',
+      headers: { cookie: t.owner.cookie },
+      payload: { email: 'ana@example.com', role: 'member' },
+    });
+    expect(invited.statusCode).toBe(201);
+    const context = await newContext(browser(), base);
+    const page = await context.newPage();
+    // Without SMTP the answer carries the link an email would have: PUBLIC_URL, the page, the token.
+    await page.goto(invited.json().link.replace('http://localhost:8080', base));
+    await page.getByLabel('Choose a password').fill('a new long password');
+    await page.getByRole('button', { name: 'Join' }).click();
+    await page.getByRole('heading', { name: 'You have joined' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.getByLabel('Email').fill('ana@example.com');
+    await page.getByLabel('Password').fill('a new long password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/sites');
+
+    const member = (
+      await t.request({ method: 'GET', url: '/v1/account/members', headers: { cookie: t.owner.cookie } })
+    )
+      .json()
+      .members.find((m: { email: string }) => m.email === 'ana@example.com');
+    const reset = await t.request({
+      method: 'POST',
+      url: `/v1/account/members/${member.user_id}/password-reset`,
+      headers: { cookie: t.owner.cookie },
+    });
+    expect(reset.statusCode).toBe(201);
+    const fresh = await newContext(browser(), base);
+    const resetPage = await fresh.newPage();
+    await resetPage.goto(reset.json().link.replace('http://localhost:8080', base));
+    await resetPage.getByLabel('New password').fill('another long password');
+    await resetPage.getByRole('button', { name: 'Change the password' }).click();
+    await resetPage.getByRole('heading', { name: 'Password changed' }).waitFor();
+    expect(await seriousViolations(resetPage)).toEqual([]);
+    const withNewPassword = await t.request({
+      method: 'POST',
+      url: '/v1/auth/login',
+      payload: { email: 'ana@example.com', password: 'another long password' },
+    });
+    expect(withNewPassword.statusCode).toBe(200);
+    await context.close();
+    await fresh.close();
+  });
+
   it('says in words when a site cannot be found, with a way to retry', async () => {
     const context = await newContext(browser(), base, { cookie: t.owner.cookie });
     const page = await context.newPage();
