@@ -1,31 +1,32 @@
 /**
  * The routes. Sign-in pages are open; everything else needs a session and sends a person without
  * one to the sign-in page, coming back to where they were going afterwards. Each page is its own
- * chunk, loaded when first opened.
+ * chunk (lib/page.ts), loaded when first opened, or with the app for the page it opens on.
  */
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { meQuery } from './api/account';
 import { Layout } from './components/Layout';
 import { ErrorState, SkeletonRows } from './components/States';
+import { page } from './lib/page';
 
-const SignInPage = lazy(() => import('./pages/auth/SignInPage'));
-const SetupPage = lazy(() => import('./pages/auth/SetupPage'));
-const AcceptInvitationPage = lazy(() => import('./pages/auth/AcceptInvitationPage'));
-const ResetPasswordPage = lazy(() => import('./pages/auth/ResetPasswordPage'));
-const SitesPage = lazy(() => import('./pages/sites/SitesPage'));
-const NewSitePage = lazy(() => import('./pages/sites/NewSitePage'));
-const OverviewPage = lazy(() => import('./pages/overview/OverviewPage'));
-const GoalsPage = lazy(() => import('./pages/goals/GoalsPage'));
-const GoalPage = lazy(() => import('./pages/goals/GoalPage'));
-const PersonPage = lazy(() => import('./pages/goals/PersonPage'));
-const FunnelsPage = lazy(() => import('./pages/funnels/FunnelsPage'));
-const RevenuePage = lazy(() => import('./pages/revenue/RevenuePage'));
-const AiPage = lazy(() => import('./pages/ai/AiPage'));
-const SiteSettingsPage = lazy(() => import('./pages/settings/SiteSettingsPage'));
-const AccountPage = lazy(() => import('./pages/account/AccountPage'));
-const SharePage = lazy(() => import('./pages/share/SharePage'));
+const SignInPage = page(() => import('./pages/auth/SignInPage'), /^\/login$/);
+const SetupPage = page(() => import('./pages/auth/SetupPage'), /^\/setup$/);
+const AcceptInvitationPage = page(() => import('./pages/auth/AcceptInvitationPage'));
+const ResetPasswordPage = page(() => import('./pages/auth/ResetPasswordPage'));
+const SitesPage = page(() => import('./pages/sites/SitesPage'), /^\/(sites)?$/);
+const NewSitePage = page(() => import('./pages/sites/NewSitePage'));
+const OverviewPage = page(() => import('./pages/overview/OverviewPage'), /^\/sites\/[^/]+$/);
+const GoalsPage = page(() => import('./pages/goals/GoalsPage'), /^\/sites\/[^/]+\/goals$/);
+const GoalPage = page(() => import('./pages/goals/GoalPage'));
+const PersonPage = page(() => import('./pages/goals/PersonPage'));
+const FunnelsPage = page(() => import('./pages/funnels/FunnelsPage'), /^\/sites\/[^/]+\/funnels/);
+const RevenuePage = page(() => import('./pages/revenue/RevenuePage'), /^\/sites\/[^/]+\/revenue$/);
+const AiPage = page(() => import('./pages/ai/AiPage'), /^\/sites\/[^/]+\/ai$/);
+const SiteSettingsPage = page(() => import('./pages/settings/SiteSettingsPage'));
+const AccountPage = page(() => import('./pages/account/AccountPage'));
+const SharePage = page(() => import('./pages/share/SharePage'), /^\/share$/);
 
 function PageLoading() {
   return (

@@ -4,7 +4,7 @@ import { dateWindow, intervalOf, parseViewState, queryScope, serializeViewState 
 describe('the view in the URL', () => {
   it('reads what it writes', () => {
     const search =
-      '?range=custom&from=2026-03-01&to=2026-03-31&compare=previous_period&channel=ai&page=%2Fpricing';
+      '?range=custom&from=2026-03-01&to=2026-03-31&compare=previous_period&model=linear&channel=ai&page=%2Fpricing';
     const view = parseViewState(search);
     expect(view).toEqual({
       range: 'custom',

@@ -1,18 +1,12 @@
 /** The overview of one of the signed-in person's sites. */
 import { useQuery } from '@tanstack/react-query';
 import { siteQuery } from '../../api/sites';
-import { ErrorState, SkeletonRows } from '../../components/States';
+import { ErrorState } from '../../components/States';
 import { SiteOverview } from './SiteOverview';
 
 export default function OverviewPage({ siteId }: { siteId: string }) {
+  // The reports start at once, beside the site's own read, not after it.
   const site = useQuery(siteQuery(siteId));
-  if (site.isPending) {
-    return (
-      <main>
-        <SkeletonRows rows={8} />
-      </main>
-    );
-  }
   if (site.isError) {
     return (
       <main>

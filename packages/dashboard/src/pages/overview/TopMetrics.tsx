@@ -4,7 +4,7 @@
  * traffic tile shows it in the chart.
  */
 import { useStats } from '../../api/sites';
-import type { StatsAnswer } from '../../api/types';
+import type { StatsAnswer, StatsQuery } from '../../api/types';
 import { Change } from '../../components/Change';
 import { Skeleton } from '../../components/States';
 import { formatPercent } from '../../lib/format';
@@ -24,6 +24,14 @@ function aiShare(answer: StatsAnswer | undefined, index: number) {
   return { share, change: earlier === null ? null : share - earlier, total: now };
 }
 
+/** The tiles' figures with their earlier period; the goals panel reads its visitors too (one request). */
+export const totalsQuery = (siteId: string, view: ViewState): StatsQuery => ({
+  site_id: siteId,
+  metrics: TILE_METRICS.map((m) => m.key),
+  ...queryScope(view),
+  include: { comparison: 'previous_period' },
+});
+
 export function TopMetrics({
   siteId,
   view,
@@ -39,12 +47,7 @@ export function TopMetrics({
   withRevenue: boolean;
 }) {
   const scope = queryScope(view);
-  const totals = useStats({
-    site_id: siteId,
-    metrics: TILE_METRICS.map((m) => m.key),
-    ...scope,
-    include: { comparison: 'previous_period' },
-  });
+  const totals = useStats(totalsQuery(siteId, view));
   const byChannel = useStats({
     site_id: siteId,
     metrics: withRevenue ? ['visits', 'revenue_net'] : ['visits'],
