@@ -43,6 +43,7 @@ const CALLED_WITH: Record<string, 'nothing' | 'session' | 'bot token'> = {
   'POST /v1/auth/password-reset': 'nothing',
   'POST /v1/auth/password-reset/confirm': 'nothing',
   'POST /v1/auth/login/second-factor': 'nothing',
+  'POST /v1/shared-links/open': 'nothing',
   'POST /v1/auth/totp/confirm': 'session',
   'DELETE /v1/auth/totp': 'session',
   'DELETE /v1/auth/sessions/{id}': 'session',
@@ -64,6 +65,8 @@ let f: {
   headers: Record<string, Record<string, string>>;
   secrets: string[];
   now: string;
+  /** A shared link of our site (with the password `open sesame`). */
+  sharedLinkToken: string;
 };
 
 /** A body every field of which is valid, per operation; each case breaks one thing in it. */
@@ -109,6 +112,8 @@ const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
   'POST /v1/sites/{siteId}/webhooks/{webhookId}/test': () => ({}),
   'POST /v1/sites/{siteId}/webhooks/{webhookId}/rotate-secret': () => ({}),
   'POST /v1/account/bot-tokens': () => ({ site_id: f.site.key, name: 'crawler' }),
+  'POST /v1/sites/{siteId}/shared-links': () => ({ label: 'Investors', password: 'open sesame' }),
+  'POST /v1/shared-links/open': () => ({ token: f.sharedLinkToken, password: 'open sesame' }),
   'POST /v1/crawler/hits': () => ({
     hits: [{ user_agent: 'GPTBot/1.2', path: '/', status: 200, timestamp: f.now, ip: '203.0.113.9' }],
   }),
@@ -127,6 +132,8 @@ const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
   }),
   'POST /v1/funnels/query': () => ({ site_id: f.site.key, steps: FUNNEL_STEPS, date_range: '30d' }),
 };
+/** Operations whose fields are all optional: `{}` is a whole, valid body there. */
+const EMPTY_BODY_ACCEPTED = new Set(['POST /v1/sites/{siteId}/shared-links']);
 const FUNNEL_STEPS = [
   { type: 'page', match: 'is', value: '/' },
   { type: 'event', name: 'signup' },
@@ -157,8 +164,9 @@ function bodyCases(id: string, schema: JsonSchema): Case[] {
     ['a string body', 'body', () => 'text'],
     ['a number body', 'body', () => 42],
   ];
-  // A body that takes no fields may be null or {}; for the others those are missing fields.
-  if (Object.keys(objectPart(schema).properties ?? {}).length > 0) {
+  // A body that takes no fields may be null or {}; for the others those are missing fields,
+  // unless every field is optional (EMPTY_BODY_ACCEPTED).
+  if (Object.keys(objectPart(schema).properties ?? {}).length > 0 && !EMPTY_BODY_ACCEPTED.has(id)) {
     bodies.push(['a null body', undefined, () => null], ['an empty object', undefined, () => ({})]);
   }
   if (objectPart(schema).additionalProperties === false) {
@@ -402,6 +410,10 @@ describe('malformed input on every operation', () => {
       ...funnel,
     });
     const rivalSession = await visitOf(rivalSite.site_id, rivalSite.domain);
+    const sharedLink = await create(owner.apiKey, `/v1/sites/${site.site_id}/shared-links`, {
+      password: 'open sesame',
+    });
+    const rivalLink = await create(rival.apiKey, `/v1/sites/${rivalSite.site_id}/shared-links`, {});
     const headers: Record<string, Record<string, string>> = {};
     const tokens: string[] = [];
     for (const { id } of OPERATIONS) {
@@ -425,6 +437,7 @@ describe('malformed input on every operation', () => {
         sessionId: randomUUID(),
         invitationId: invitation.id,
         dashboardSessionId: randomUUID(),
+        linkId: sharedLink.id,
       },
       theirs: {
         ...{ siteId: rivalSite.site_id, webhookId: rivalWebhook.id, goalId: rivalGoal.id },
@@ -432,6 +445,7 @@ describe('malformed input on every operation', () => {
         ...{ funnelId: rivalFunnel.id, sessionId: rivalSession },
         invitationId: rivalInvitation.id,
         dashboardSessionId: await dashboardSessionOf(rival.userId),
+        linkId: rivalLink.id,
       },
       headers,
       secrets: [
@@ -442,10 +456,13 @@ describe('malformed input on every operation', () => {
           bot.plaintext_token,
           rivalBot.plaintext_token,
           rivalKey.api_key,
+          sharedLink.url.split('#')[1],
+          rivalLink.url.split('#')[1],
         ],
         ...[...tokens, SETUP_TOKEN, ADMIN.password, t.config.secretKey as string],
       ],
       now: t.clock.now().toISOString(),
+      sharedLinkToken: sharedLink.url.split('#')[1],
     };
     before = await snapshot();
   });
