@@ -39,3 +39,32 @@ export function nextPath(search: string): string {
 export function tokenFromHash(): string {
   return new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '';
 }
+
+/** The password rule of setup, invitations and resets (the API's: at least 10 characters). */
+export const MIN_PASSWORD_LENGTH = 10;
+
+export function NewPasswordField({
+  label,
+  value,
+  onChange,
+  name = 'password',
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  name?: string;
+}) {
+  return (
+    <Field
+      label={label}
+      name={name}
+      type="password"
+      autoComplete="new-password"
+      required
+      minLength={MIN_PASSWORD_LENGTH}
+      hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+    />
+  );
+}

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { acceptInvitation } from '../../api/account';
 import { AuthFrame } from '../../components/AuthFrame';
-import { Field, FormError, tokenFromHash } from '../../components/Form';
+import { FormError, NewPasswordField, tokenFromHash } from '../../components/Form';
 
 export default function AcceptInvitationPage() {
   const [token] = useState(tokenFromHash);
@@ -36,17 +36,7 @@ export default function AcceptInvitationPage() {
         }}
       >
         <FormError error={submit.error} />
-        <Field
-          label="Choose a password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={10}
-          hint="At least 10 characters."
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
+        <NewPasswordField label="Choose a password" value={password} onChange={setPassword} />
         <button type="submit" className="button primary" disabled={submit.isPending}>
           Join
         </button>

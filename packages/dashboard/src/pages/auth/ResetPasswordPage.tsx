@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { confirmPasswordReset, requestPasswordReset } from '../../api/account';
 import { AuthFrame } from '../../components/AuthFrame';
-import { Field, FormError, tokenFromHash } from '../../components/Form';
+import { Field, FormError, NewPasswordField, tokenFromHash } from '../../components/Form';
 
 const backToSignIn = (
   <>
@@ -75,17 +75,7 @@ function ChoosePassword({ token }: { token: string }) {
         }}
       >
         <FormError error={submit.error} />
-        <Field
-          label="New password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={10}
-          hint="At least 10 characters."
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
+        <NewPasswordField label="New password" value={password} onChange={setPassword} />
         <button type="submit" className="button primary" disabled={submit.isPending}>
           Change the password
         </button>

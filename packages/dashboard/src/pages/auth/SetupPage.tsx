@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { login, setup } from '../../api/account';
 import { AuthFrame } from '../../components/AuthFrame';
-import { Field, FormError } from '../../components/Form';
+import { Field, FormError, NewPasswordField } from '../../components/Form';
 
 export default function SetupPage() {
   const [, navigate] = useLocation();
@@ -68,16 +68,10 @@ export default function SetupPage() {
           value={form.email}
           onChange={set('email')}
         />
-        <Field
+        <NewPasswordField
           label="Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={10}
-          hint="At least 10 characters."
           value={form.password}
-          onChange={set('password')}
+          onChange={(value) => setForm({ ...form, password: value })}
         />
         <button type="submit" className="button primary" disabled={submit.isPending}>
           Create the account

@@ -1,12 +1,13 @@
 /** One goal over the view's range: its completions per day, the properties sent with it, and who converted. */
+
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearch } from 'wouter';
 import { goalLabel, goalsQuery } from '../../api/goals';
 import { Skeleton } from '../../components/States';
-import { formatCount, formatPercent } from '../../lib/format';
 import { dateWindow, useViewState } from '../../lib/view-state';
 import { Toolbar } from '../overview/Toolbar';
 import { GoalChart } from './GoalChart';
+import { GoalFiguresList } from './GoalFiguresList';
 import { GoalPeople } from './GoalPeople';
 import { GoalProperties } from './GoalProperties';
 import { NO_FIGURES, useGoalFigures } from './goal-figures';
@@ -17,22 +18,7 @@ function Summary({ siteId, name }: { siteId: string; name: string }) {
   const all = useGoalFigures(siteId, view);
   if (all.isPending) return <Skeleton height={48} width="50%" />;
   const figures = all.figures.get(name) ?? NO_FIGURES;
-  return (
-    <dl className="goal-summary">
-      <div>
-        <dt>Completions</dt>
-        <dd>{formatCount(figures.completions)}</dd>
-      </div>
-      <div>
-        <dt>People converted</dt>
-        <dd>{formatCount(figures.converted)}</dd>
-      </div>
-      <div>
-        <dt>Conversion rate</dt>
-        <dd>{formatPercent(figures.rate)}</dd>
-      </div>
-    </dl>
-  );
+  return <GoalFiguresList figures={figures} className="goal-summary" />;
 }
 
 export default function GoalPage({ siteId, name }: { siteId: string; name: string }) {

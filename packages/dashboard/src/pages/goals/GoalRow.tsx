@@ -2,14 +2,15 @@
  * One active goal: a drag handle, its emoji and name linking to its page, its figures, and the
  * buttons to move, edit and archive it. Archiving asks first, in the row.
  */
+
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type DragEvent, useState } from 'react';
 import { Link } from 'wouter';
 import { archiveGoal, type Goal, goalLabel } from '../../api/goals';
 import { FormError } from '../../components/Form';
 import { Skeleton } from '../../components/States';
-import { formatCount, formatPercent } from '../../lib/format';
 import { GoalEditForm } from './GoalEditForm';
+import { GoalFiguresList } from './GoalFiguresList';
 import type { GoalFigures } from './goal-figures';
 
 export interface RowMoves {
@@ -102,20 +103,7 @@ export function GoalRow({
             {figuresPending ? (
               <Skeleton height={20} width="60%" />
             ) : (
-              <dl className="goal-figures">
-                <div>
-                  <dt>Completions</dt>
-                  <dd>{formatCount(figures.completions)}</dd>
-                </div>
-                <div>
-                  <dt>People converted</dt>
-                  <dd>{formatCount(figures.converted)}</dd>
-                </div>
-                <div>
-                  <dt>Conversion rate</dt>
-                  <dd>{formatPercent(figures.rate)}</dd>
-                </div>
-              </dl>
+              <GoalFiguresList figures={figures} className="goal-figures" />
             )}
           </>
         )}
