@@ -3,12 +3,11 @@
  * real port, Chromium contexts at desktop and phone sizes (signed in or not), screenshots saved
  * for people to look at, and the accessibility check of a page.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, vi } from 'vitest';
 import type { TestApp } from '../test/app.js';
 import { launchChromium } from '../test/chromium.js';
@@ -16,31 +15,20 @@ import { launchChromium } from '../test/chromium.js';
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 export const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR ?? path.join(ROOT, 'packages/dashboard/screenshots');
 
-/** Builds the dashboard (and the rest) when its files are missing or older than their sources. */
-export function buildDashboardIfStale() {
-  const build = spawnSync(
-    process.execPath,
-    ['-e', "import('./scripts/server-dist.mjs').then(async (m) => process.exit(await m.buildIfStale()))"],
-    { cwd: ROOT, stdio: 'inherit' },
-  );
-  if (build.status !== 0) throw new Error('could not build the dashboard');
-}
-
 /** Browser suites run once, on the embedded database: `.ci/run` runs PostgreSQL as well. */
 export const ON_POSTGRES = Boolean(process.env.DATABASE_URL);
 
 /**
- * A test file's Chromium: the dashboard built and the browser started before its tests (not on
- * PostgreSQL), closed after them. Each test walks several pages, so tests get 90 seconds.
+ * A test file's Chromium, started before its tests (not on PostgreSQL; the global setup built the
+ * dashboard) and closed after them. Each test walks several pages, so tests get 90 seconds.
  */
 export function useChromium(): () => Browser {
   vi.setConfig({ testTimeout: 90_000 });
   let browser: Browser | undefined;
   beforeAll(async () => {
     if (ON_POSTGRES) return;
-    buildDashboardIfStale();
     browser = await launchChromium();
-  }, 300_000);
+  });
   afterAll(() => browser?.close());
   return () => {
     if (!browser) throw new Error('useChromium: the browser exists from beforeAll on');
@@ -67,6 +55,7 @@ export async function newContext(
     colorScheme: options.dark ? 'dark' : 'light',
     baseURL: base,
   });
+  context.on('page', trackRequests);
   if (options.cookie) {
     const [name, value] = options.cookie.split(';')[0]?.split('=') ?? [];
     await context.addCookies([{ name: name ?? '', value: value ?? '', url: base }]);
@@ -87,8 +76,31 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(' ')} (${v.help})`));
 }
 
-/** Waits until no skeleton is left on the page: every panel has its answer. */
+/** The requests each page has started and not yet finished, for `settled`. */
+const inFlight = new WeakMap<Page, Set<Request>>();
+
+function trackRequests(page: Page) {
+  const open = new Set<Request>();
+  inFlight.set(page, open);
+  page.on('request', (request) => open.add(request));
+  page.on('requestfinished', (request) => open.delete(request));
+  page.on('requestfailed', (request) => open.delete(request));
+}
+
+/**
+ * Waits until the page has had no request open for a quarter second and no skeleton is left:
+ * every panel has its answer, also after a click that changed the view in place (Playwright's
+ * own "networkidle" counts only once per navigation).
+ */
 export async function settled(page: Page) {
-  await page.waitForLoadState('networkidle');
+  const open = inFlight.get(page);
+  if (!open) throw new Error('settled: pages come from a context made by newContext');
+  let quietSince = Date.now();
+  await page.waitForTimeout(50);
+  for (;;) {
+    if (open.size > 0) quietSince = Date.now();
+    else if (Date.now() - quietSince >= 250) break;
+    await page.waitForTimeout(25);
+  }
   await page.locator('.skeleton').first().waitFor({ state: 'detached' });
 }

@@ -7,7 +7,6 @@
 import { createServer } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDashboardIfStale } from '../dashboard/dashboard.fixtures.js';
 import { ADMIN, useTestApp } from '../test/app.js';
 import { launchChromium } from '../test/chromium.js';
 import { CLIENT_ID, CLIENT_SECRET, startTestProvider, type TestProvider } from './oidc-provider.fixtures.js';
@@ -42,7 +41,6 @@ describe('OpenID Connect sign-in in a real browser', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    buildDashboardIfStale();
     await t.app.listen({ port, host: '127.0.0.1' });
     browser = await launchChromium();
   }, 300_000);

@@ -2,11 +2,17 @@
  * Prepares one migrated database for the whole run, so each test file starts from a copy:
  * on PGlite a snapshot of the data folder, on PostgreSQL (when DATABASE_URL is set) a template
  * database. Test files get their copy through `openTestDatabase()` in ./database.ts.
+ *
+ * It also builds the server, tracker and dashboard when they are stale, once, before any test
+ * file runs: files that start the compiled server or open the dashboard in Chromium run side by
+ * side, and two builds at once would overwrite each other's output.
  */
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../db/database.js';
@@ -25,7 +31,19 @@ export function withDatabaseName(url: string, name: string): string {
   return parsed.toString();
 }
 
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+
+function buildIfStale() {
+  const build = spawnSync(
+    process.execPath,
+    ['-e', "import('./scripts/server-dist.mjs').then(async (m) => process.exit(await m.buildIfStale()))"],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
+  if (build.status !== 0) throw new Error('could not build the server, tracker and dashboard');
+}
+
 export default async function setup(project: TestProject) {
+  buildIfStale();
   const adminUrl = process.env.DATABASE_URL;
   if (adminUrl) {
     const template = `tt_template_${randomBytes(6).toString('hex')}`;

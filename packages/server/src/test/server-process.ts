@@ -4,7 +4,7 @@
  * (when DATABASE_URL is set), and killed however the test likes. Each child runs in its own
  * process group, so a kill reaches every process of it, as a crash would.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -60,12 +60,6 @@ export async function prepareServerProcess(
   label: string,
   extraEnv: Record<string, string> = {},
 ): Promise<ServerProcess> {
-  const build = spawnSync(
-    process.execPath,
-    ['-e', "import('./scripts/server-dist.mjs').then(async (m) => process.exit(await m.buildIfStale()))"],
-    { cwd: ROOT, stdio: 'inherit' },
-  );
-  if (build.status !== 0) throw new Error('could not build the server');
   const dataDir = await mkdtemp(path.join(tmpdir(), `touchtrail-${label}-`));
   const adminUrl = process.env.DATABASE_URL;
   let databaseUrl: string | undefined;
