@@ -4,9 +4,10 @@
  * build, and run a file of the server as a child process.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { constants } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -86,20 +87,54 @@ export function run(command, args, options = {}) {
   });
 }
 
+/** The workspaces the running server needs built, in build order. */
+const SERVER_WORKSPACES = ['@touchtrail/tracker', '@touchtrail/dashboard', '@touchtrail/server'];
+const BUILD_LOCK = path.join(ROOT_DIR, 'node_modules', '.touchtrail-build.lock');
+const STALE_LOCK_MS = 10 * 60_000;
+
+/**
+ * Holds a lock folder while `work` runs, so two processes (two test runs, `npm start` beside a
+ * test run) never build at once and overwrite each other's output. A lock older than ten
+ * minutes was left by a killed build and is taken over.
+ */
+async function whileLocked(work) {
+  for (;;) {
+    try {
+      mkdirSync(BUILD_LOCK);
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      if (Date.now() - statSync(BUILD_LOCK, { throwIfNoEntry: false })?.mtimeMs > STALE_LOCK_MS) {
+        rmSync(BUILD_LOCK, { recursive: true, force: true });
+      }
+      await sleep(200);
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    rmSync(BUILD_LOCK, { recursive: true, force: true });
+  }
+}
+
 /** Runs the build when a dist folder is missing or older than its inputs; resolves to the exit code. */
 export async function buildIfStale() {
   if (!isStale()) return 0;
-  process.stderr.write(
-    'the compiled server, tracker or dashboard is missing or stale: building them first\n',
-  );
-  // Under `npm start` this is npm's own CLI, so the build uses the same npm even when `npm` is not on PATH.
-  const npmCli = process.env.npm_execpath;
-  const [command, prefix] = npmCli?.endsWith('.js') ? [process.execPath, [npmCli]] : ['npm', []];
-  // A production build whoever asks: under vitest NODE_ENV is `test`, which would make Vite build
-  // the dashboard with React's development JSX.
-  return run(command, [...prefix, 'run', 'build'], {
-    cwd: ROOT_DIR,
-    env: { ...process.env, NODE_ENV: 'production' },
+  return whileLocked(async () => {
+    if (!isStale()) return 0;
+    process.stderr.write(
+      'the compiled server, tracker or dashboard is missing or stale: building them first\n',
+    );
+    // Under `npm start` this is npm's own CLI, so the build uses the same npm even when `npm` is not on PATH.
+    const npmCli = process.env.npm_execpath;
+    const [command, prefix] = npmCli?.endsWith('.js') ? [process.execPath, [npmCli]] : ['npm', []];
+    const workspaces = SERVER_WORKSPACES.flatMap((name) => ['-w', name]);
+    // A production build whoever asks: under vitest NODE_ENV is `test`, which would make Vite build
+    // the dashboard with React's development JSX.
+    return run(command, [...prefix, 'run', 'build', ...workspaces], {
+      cwd: ROOT_DIR,
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
   });
 }
 

@@ -3,10 +3,9 @@
  * that answers 503 with Retry-After, hangs or sends what the real server never would.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { type Answer, startScriptedServer } from '../../client/test/scripted-server.js';
 import { Touchtrail, TouchtrailError } from '../src/index.js';
-import { retryAfterMs } from '../src/retry-after.js';
 import { caught } from './caught.js';
-import { type Answer, startScriptedServer } from './scripted-server.js';
 
 const API_KEY = `tk_live_${'a1'.repeat(20)}`;
 const EVENT = { site_id: `ttid_${'A'.repeat(22)}`, name: 'signup' };
@@ -161,15 +160,6 @@ describe('Touchtrail client: retries', () => {
     const touchtrail = new Touchtrail({ apiKey: API_KEY, endpoint: `${server.endpoint}/touchtrail/` });
     await touchtrail.events.send(EVENT);
     expect(server.seen.map((request) => request.path)).toEqual(['/touchtrail/v1/server/events']);
-  });
-
-  it('reads Retry-After as seconds or an HTTP date, and ignores what it cannot read', () => {
-    const now = Date.parse('2026-03-01T12:00:00Z');
-    expect(retryAfterMs('3', now)).toBe(3000);
-    expect(retryAfterMs('Sun, 01 Mar 2026 12:00:30 GMT', now)).toBe(30_000);
-    expect(retryAfterMs('Sun, 01 Mar 2026 11:00:00 GMT', now)).toBe(0);
-    expect(retryAfterMs('soon', now)).toBe(0);
-    expect(retryAfterMs(null, now)).toBe(0);
   });
 });
 

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startScriptedServer } from '../../client/test/scripted-server.js';
 import { CRAWLERS } from '../../server/src/crawlers/crawlers.data.js';
 import { createTestApp, type Owner, setUpOwner, type TestApp } from '../../server/src/test/app.js';
 import { insertSite } from '../../server/src/test/factories.js';
@@ -18,7 +19,6 @@ import {
   TouchtrailError,
   withCrawlerTracking,
 } from '../src/crawler/index.js';
-import { startScriptedServer } from './scripted-server.js';
 
 const GPTBOT =
   'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)';

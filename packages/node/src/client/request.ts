@@ -4,9 +4,9 @@
  * caller's signal ends the call at once. The API key lives only in this closure's headers.
  */
 
-import { retryAfterMs } from '../retry-after.js';
+import { backoffMs, MAX_RETRY_AFTER_MS, retryAfterMs, wait } from '@touchtrail/client';
 import { errorFromResponse, TouchtrailError, withoutKey } from './errors.js';
-import { backoffMs, isRetryable, MAX_RETRY_AFTER_MS, wait } from './retry.js';
+import { isRetryable } from './retry.js';
 import type { RequestOptions } from './types.js';
 import { SDK_VERSION } from './version.js';
 

@@ -6,8 +6,9 @@
  * backoff (never sooner than its Retry-After asks, up to 5 minutes), and `close()` sends what is left. Recording never throws and never waits for the
  * network, so the response to the crawler is not delayed; a failing `onError` is ignored.
  */
+
+import { retryAfterMs } from '@touchtrail/client';
 import { readEndpoint } from '../client/options.js';
-import { retryAfterMs } from '../retry-after.js';
 import { normaliseAddress } from './address.js';
 import { checkCrawlerOptions } from './options.js';
 import { redactPath } from './redact.js';

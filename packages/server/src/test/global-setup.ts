@@ -39,7 +39,9 @@ function buildIfStale() {
     ['-e', "import('./scripts/server-dist.mjs').then(async (m) => process.exit(await m.buildIfStale()))"],
     { cwd: ROOT, stdio: 'inherit' },
   );
-  if (build.status !== 0) throw new Error('could not build the server, tracker and dashboard');
+  // Only the suites that start the compiled server or open the dashboard need the build; they
+  // fail on their own, with a clearer message, when it is missing.
+  if (build.status !== 0) console.warn('warning: the build failed; suites that need it will fail');
 }
 
 export default async function setup(project: TestProject) {

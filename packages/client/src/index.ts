@@ -1,0 +1,4 @@
+export { CLIENT_VERSION, type ClientOptions, createClient, type TouchtrailClient, unwrap } from './client.js';
+export { TouchtrailApiError, TouchtrailNetworkError } from './errors.js';
+export type { components, operations, paths } from './openapi.js';
+export { backoffMs, MAX_RETRY_AFTER_MS, retryAfterMs, wait } from './retry.js';
