@@ -7,7 +7,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import jsQR from 'jsqr';
+import type { Browser, BrowserContext, Locator, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, vi } from 'vitest';
 import type { TestApp } from '../test/app.js';
 import { launchChromium } from '../test/chromium.js';
@@ -103,4 +104,26 @@ export async function settled(page: Page) {
     await page.waitForTimeout(25);
   }
   await page.locator('.skeleton').first().waitFor({ state: 'detached' });
+}
+
+/**
+ * Reads a QR code the page draws as SVG, as a phone camera would: the picture is rendered onto a
+ * canvas in the page and its pixels are decoded by jsQR. Null when nothing readable is there.
+ */
+export async function readQrCode(svg: Locator): Promise<string | null> {
+  const { width, height, pixels } = await svg.evaluate(async (element) => {
+    const size = 400;
+    const image = new Image();
+    const markup = new XMLSerializer().serializeToString(element);
+    image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(markup)}`;
+    await image.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = size;
+    canvas.height = size;
+    const context = canvas.getContext('2d');
+    if (!context) throw new Error('no 2d canvas');
+    context.drawImage(image, 0, 0, size, size);
+    return { width: size, height: size, pixels: Array.from(context.getImageData(0, 0, size, size).data) };
+  });
+  return jsQR(Uint8ClampedArray.from(pixels), width, height)?.data ?? null;
 }

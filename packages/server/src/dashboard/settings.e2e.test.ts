@@ -16,6 +16,7 @@ import {
   newContext,
   ON_POSTGRES,
   PHONE,
+  readQrCode,
   screenshot,
   seriousViolations,
   serve,
@@ -334,9 +335,12 @@ describe.skipIf(ON_POSTGRES)('the settings pages', () => {
     const key = page.locator('.totp-secret');
     await key.waitFor();
     const secret = ((await key.textContent()) ?? '').replace(/\s/g, '');
+    const uri = await page.getByRole('link', { name: 'Open in an authenticator app' }).getAttribute('href');
+    expect(uri).toMatch(/^otpauth:\/\/totp\//);
     expect(
-      await page.getByRole('link', { name: 'Open in an authenticator app' }).getAttribute('href'),
-    ).toMatch(/^otpauth:\/\/totp\//);
+      await readQrCode(page.getByRole('img', { name: /^QR code of the authenticator set-up link/ })),
+    ).toBe(uri);
+    await checkPage(page, 'settings-two-factor-setup');
     await page.getByLabel('6-digit code from the app').fill('000000');
     await page.getByRole('button', { name: 'Turn on' }).click();
     await expect.poll(() => page.getByRole('alert').count()).toBe(1);

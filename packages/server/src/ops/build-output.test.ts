@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 const PACKAGE_DIR = fileURLToPath(new URL('../../', import.meta.url));
 const TEST_ONLY_FILE = /(\.test|\.fixtures|\.dataset|\.seed|\.expected|\.test-app)\.ts$|\/src\/test\//;
 const TEST_ONLY_IMPORT =
-  /from '(vitest|vitest\/.*|fast-check|playwright-core|@axe-core\/playwright|(\.\.?\/)+test\/[^']*)'/;
+  /from '(vitest|vitest\/.*|fast-check|playwright-core|@axe-core\/playwright|jsqr|(\.\.?\/)+test\/[^']*)'/;
 
 describe('the production build', () => {
   it('compiles no test file and no import of a test-only package', async () => {

@@ -1,5 +1,5 @@
 /**
- * The second factor: setting up an authenticator app (secret to type or URI to open, a first code
+ * The second factor: setting up an authenticator app (a QR code to scan, the secret to type or URI to open, a first code
  * to confirm, then the recovery codes shown once) and turning it off with a code.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -8,6 +8,7 @@ import { meQuery } from '../../api/account';
 import { beginTotp, confirmTotp, removeTotp } from '../../api/account-admin';
 import { CopyButton } from '../../components/CopyButton';
 import { Field, FormError } from '../../components/Form';
+import { QrCode } from '../../components/QrCode';
 
 /** "JBSW Y3DP EHPK 3PXP": groups of four are easier to type. */
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
@@ -79,7 +80,13 @@ function Enrol({ onEnrolled }: { onEnrolled: () => void }) {
       }}
     >
       <h3>Add Touchtrail to your app</h3>
-      <p className="small">Type this key into the app (as a time-based code):</p>
+      <p className="small">
+        Scan this code with the app, or type the key below into it (as a time-based code):
+      </p>
+      <QrCode
+        text={begin.data.otpauth_uri}
+        label="QR code of the authenticator set-up link; the same key is written out below"
+      />
       <p className="mono totp-secret">{grouped(begin.data.secret)}</p>
       <div className="row" style={{ marginBottom: '0.8rem' }}>
         <CopyButton text={begin.data.secret} label="Copy the key" />
