@@ -1,6 +1,7 @@
 /**
  * The server runs as compiled JavaScript and serves the tracker's and the dashboard's built
- * files. These helpers rebuild all three when a source they depend on changed since the last
+ * files; it imports the agent tool set and the API client, and the tests run the command-line
+ * client's build. These helpers rebuild them when a source they depend on changed since the last
  * build, and run a file of the server as a child process.
  */
 import { spawn } from 'node:child_process';
@@ -50,8 +51,21 @@ function isDashboardStale() {
   return newestInput > statSync(built).mtimeMs;
 }
 
+/** A TypeScript library built by plain tsc: stale when a source or its tsconfig is newer than dist. */
+function isLibraryStale(name) {
+  const dir = path.join(ROOT_DIR, 'packages', name);
+  const built = newestMtime(path.join(dir, 'dist'));
+  const newestInput = Math.max(
+    newestMtime(path.join(dir, 'src')),
+    statSync(path.join(dir, 'tsconfig.json')).mtimeMs,
+  );
+  return built === 0 || newestInput > built;
+}
+
 function isStale() {
   if (isTrackerStale() || isDashboardStale()) return true;
+  // The server imports the tool set, which imports the client; the tests run the command's build.
+  if (['client', 'mcp', 'cli'].some(isLibraryStale)) return true;
   if (!existsSync(path.join(DIST_DIR, 'main.js'))) return true;
   const srcDir = path.join(SERVER_DIR, 'src');
   const testDir = path.join(srcDir, 'test') + path.sep;
@@ -87,8 +101,15 @@ export function run(command, args, options = {}) {
   });
 }
 
-/** The workspaces the running server needs built, in build order. */
-const SERVER_WORKSPACES = ['@touchtrail/tracker', '@touchtrail/dashboard', '@touchtrail/server'];
+/** The workspaces the running server and the tests need built, in build order. */
+const SERVER_WORKSPACES = [
+  '@touchtrail/tracker',
+  '@touchtrail/client',
+  '@touchtrail/mcp',
+  '@touchtrail/cli',
+  '@touchtrail/dashboard',
+  '@touchtrail/server',
+];
 const BUILD_LOCK = path.join(ROOT_DIR, 'node_modules', '.touchtrail-build.lock');
 const STALE_LOCK_MS = 10 * 60_000;
 

@@ -17,6 +17,7 @@ import { registerCrawlerHitRoutes } from './crawlers/crawler-hits.routes.js';
 import { registerCrawlerReportRoute } from './crawlers/crawler-report.routes.js';
 import { registerDashboardRoutes } from './dashboard/dashboard.routes.js';
 import type { Database } from './db/database.js';
+import { registerDocsRoutes } from './docs/docs.routes.js';
 import { registerEventsRoutes } from './events/events.routes.js';
 import { registerFunnelsRoutes } from './funnels/funnels.routes.js';
 import { registerGoalRoutes } from './goals/goals.routes.js';
@@ -38,9 +39,11 @@ import { createGeoLookup, type GeoLookup } from './ingest/geo.js';
 import { registerServerEventRoutes } from './ingest/server-events.routes.js';
 import { registerTrackerRoute } from './ingest/tracker.routes.js';
 import { registerInvitationRoutes } from './invitations/invitations.routes.js';
+import { registerCurrentKeyRoute } from './keys/current-key.routes.js';
 import { registerKeyRoutes } from './keys/keys.routes.js';
 import type { Clock } from './lib/clock.js';
 import { newId } from './lib/ids.js';
+import { registerMcpRoutes } from './mcp/mcp.routes.js';
 import { registerOidcRoutes } from './oidc/oidc.routes.js';
 import { registerPasswordResetRoutes } from './password-reset/password-reset.routes.js';
 import { registerPaymentRoutes } from './payments/payments.routes.js';
@@ -174,6 +177,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerPasswordResetRoutes(app, { services, config });
   registerOidcRoutes(app, { services, config });
   registerKeyRoutes(app, services);
+  registerCurrentKeyRoute(app, services);
   registerSiteRoutes(app, services);
   const geo =
     deps.geo ??
@@ -207,7 +211,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sites: services.sites,
     convert: (amountMinor, from, to, day) => services.rates.convertMinor(amountMinor, from, to, day),
   });
+  registerMcpRoutes(app);
   registerOpenApiRoute(app);
+  registerDocsRoutes(app);
   registerDashboardRoutes(app, { dir: deps.dashboardDir });
   // Batches still waiting are written before the database closes (main.ts closes it after this).
   app.addHook('onClose', async () => {

@@ -4,6 +4,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { principalOf, type RouteAuth } from '../http/authenticate.js';
 import { codedErrorSchema, emailSchema, passwordSchema, roleSchema, uuidParam } from '../http/schemas.js';
+import {
+  ADD_MEMBER_EXAMPLE,
+  CHANGE_ROLE_EXAMPLE,
+  MEMBER_EXAMPLE,
+  MEMBER_ID_EXAMPLE,
+  MEMBER_LIST_EXAMPLE,
+} from './accounts.examples.js';
 import type { AccountsService } from './accounts.service.js';
 import type { MemberRow } from './accounts.store.js';
 
@@ -19,15 +26,22 @@ const memberSchema = z.object({
 
 const present = (member: MemberRow) => ({ ...member, created_at: member.created_at.toISOString() });
 
+const ADMINS_ONLY =
+  'Admins only: a dashboard session of an admin, or a key with `config:write` whose creator is still an admin.';
+const memberNotFound = codedErrorSchema.describe('No person with this id in the account');
+const lastAdmin = codedErrorSchema.describe('`last_admin`: the account must keep at least one admin');
+
 export function registerMemberRoutes(app: FastifyInstance, { accounts }: { accounts: AccountsService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const errors = {
     401: codedErrorSchema,
-    403: codedErrorSchema,
-    404: codedErrorSchema,
-    409: codedErrorSchema,
+    403: codedErrorSchema.describe(
+      '`forbidden`: not an admin; `insufficient_scope`: the key lacks `config:write`',
+    ),
   };
-  const params = z.strictObject({ userId: uuidParam });
+  const params = z.strictObject({
+    userId: uuidParam.meta({ description: 'The person’s `user_id`', examples: [MEMBER_ID_EXAMPLE] }),
+  });
 
   r.get(
     '/v1/account/members',
@@ -35,8 +49,15 @@ export function registerMemberRoutes(app: FastifyInstance, { accounts }: { accou
       config: CONFIG,
       schema: {
         tags: ['account'],
+        operationId: 'listMembers',
         summary: 'List the people of the account',
-        response: { 200: z.object({ members: z.array(memberSchema) }), ...errors },
+        description: `The people of the account and their roles, in the order they joined. ${ADMINS_ONLY}`,
+        response: {
+          200: z
+            .object({ members: z.array(memberSchema) })
+            .meta({ description: 'The people of the account', examples: [MEMBER_LIST_EXAMPLE] }),
+          ...errors,
+        },
       },
     },
     async (request) => ({ members: (await accounts.listMembers(principalOf(request))).map(present) }),
@@ -48,9 +69,21 @@ export function registerMemberRoutes(app: FastifyInstance, { accounts }: { accou
       config: CONFIG,
       schema: {
         tags: ['account'],
+        operationId: 'addMember',
         summary: 'Add a person with a password and a role',
-        body: z.strictObject({ email: emailSchema, password: passwordSchema, role: roleSchema }),
-        response: { 201: z.object({ member: memberSchema }), ...errors },
+        description:
+          'Creates a person who signs in with this email and password (at least 10 characters), with the ' +
+          `given role. To let them choose their own password, invite them instead. ${ADMINS_ONLY}`,
+        body: z
+          .strictObject({ email: emailSchema, password: passwordSchema, role: roleSchema })
+          .meta({ examples: [ADD_MEMBER_EXAMPLE] }),
+        response: {
+          201: z
+            .object({ member: memberSchema })
+            .meta({ description: 'The person, added', examples: [{ member: MEMBER_EXAMPLE }] }),
+          ...errors,
+          409: codedErrorSchema.describe('`email_taken`: a person with this email already exists'),
+        },
       },
     },
     async (request, reply) => {
@@ -65,10 +98,20 @@ export function registerMemberRoutes(app: FastifyInstance, { accounts }: { accou
       config: CONFIG,
       schema: {
         tags: ['account'],
+        operationId: 'updateMemberRole',
         summary: "Change a person's role; the last admin cannot be demoted",
+        description: `Makes a person an admin or a member. ${ADMINS_ONLY} The last admin cannot be demoted (409).`,
         params,
-        body: z.strictObject({ role: roleSchema }),
-        response: { 200: z.object({ member: memberSchema }), ...errors },
+        body: z.strictObject({ role: roleSchema }).meta({ examples: [CHANGE_ROLE_EXAMPLE] }),
+        response: {
+          200: z.object({ member: memberSchema }).meta({
+            description: 'The person, with the new role',
+            examples: [{ member: { ...MEMBER_EXAMPLE, role: 'admin' } }],
+          }),
+          ...errors,
+          404: memberNotFound,
+          409: lastAdmin,
+        },
       },
     },
     async (request) => {
@@ -87,9 +130,13 @@ export function registerMemberRoutes(app: FastifyInstance, { accounts }: { accou
       config: CONFIG,
       schema: {
         tags: ['account'],
+        operationId: 'removeMember',
         summary: 'Remove a person; the last admin cannot be removed',
+        description:
+          'Removes the person from the account; their sessions end, and the keys they made stop acting as an ' +
+          `admin. ${ADMINS_ONLY} The last admin cannot be removed (409).`,
         params,
-        response: { 204: z.null().describe('Removed'), ...errors },
+        response: { 204: z.null().describe('Removed'), ...errors, 404: memberNotFound, 409: lastAdmin },
       },
     },
     async (request, reply) => {

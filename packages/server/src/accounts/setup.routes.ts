@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { codedErrorSchema, emailSchema, passwordSchema } from '../http/schemas.js';
+import { SET_UP_EXAMPLE, SETUP_EXAMPLE } from './accounts.examples.js';
 import type { AccountsService } from './accounts.service.js';
 
 export function registerSetupRoutes(app: FastifyInstance, { accounts }: { accounts: AccountsService }) {
@@ -12,17 +13,34 @@ export function registerSetupRoutes(app: FastifyInstance, { accounts }: { accoun
       config: { area: 'account', limits: { perIp: 10, ipGroup: 'setup' } },
       schema: {
         tags: ['account'],
+        operationId: 'createFirstAccount',
         summary: 'Create the first account with the one-time setup token',
-        body: z.strictObject({
-          setup_token: z.string().min(1).max(200),
-          email: emailSchema,
-          password: passwordSchema,
-          account_name: z.string().trim().min(1).max(120).optional(),
-        }),
+        description:
+          'Works once, on a server with no account yet: creates the account, its first admin (this email and ' +
+          'password) and an API key with every scope, shown only in this answer. The setup token is the one the ' +
+          'server printed at start (or `SETUP_TOKEN`). No credential besides the token.',
+        body: z
+          .strictObject({
+            setup_token: z
+              .string()
+              .min(1)
+              .max(200)
+              .describe('The one-time token the server printed at start'),
+            email: emailSchema,
+            password: passwordSchema,
+            account_name: z.string().trim().min(1).max(120).optional().describe('Default: "My account"'),
+          })
+          .meta({ examples: [SETUP_EXAMPLE] }),
         response: {
-          201: z.object({ account_id: z.uuid(), user_id: z.uuid(), api_key: z.string() }),
-          401: codedErrorSchema,
-          409: codedErrorSchema,
+          201: z
+            .object({
+              account_id: z.uuid(),
+              user_id: z.uuid(),
+              api_key: z.string().describe('An all-scope key, `tk_live_…`: shown only here'),
+            })
+            .meta({ description: 'The server is set up', examples: [SET_UP_EXAMPLE] }),
+          401: codedErrorSchema.describe('`unauthorized`: wrong setup token'),
+          409: codedErrorSchema.describe('`already_set_up`: the server already has an account'),
         },
       },
     },

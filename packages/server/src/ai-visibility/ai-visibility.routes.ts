@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { principalOf } from '../http/authenticate.js';
+import { codedErrorSchema } from '../http/schemas.js';
 import { statsErrorSchemas } from '../stats/stats.schemas.js';
 import { STATS_READ_ROUTE } from '../stats/stats-route-config.js';
 import { aiVisibilityAnswerSchema, aiVisibilityQuery } from './ai-visibility.schemas.js';
@@ -20,11 +21,12 @@ export function registerAiVisibilityRoutes(
     {
       config: STATS_READ_ROUTE,
       schema: {
+        operationId: 'getAiVisibility',
         tags: ['stats'],
         summary:
           'Per page: AI crawler hits, visits from assistants, and the conversions and revenue they earned',
         description:
-          'One row per page path (no query string) that AI crawlers fetched, assistants sent visits to, or ' +
+          'Needs `stats:read`. One row per page path (no query string) that AI crawlers fetched, assistants sent visits to, or ' +
           'that earned credit, ordered by AI visits plus crawler hits, most first, then by path. ' +
           '**Crawler hits** are those of crawlers with a known operator, spoofed ones left out, counted on ' +
           'their UTC day (the days the crawler totals are kept by), whatever `timezone` says. **AI visits** are ' +
@@ -39,7 +41,11 @@ export function registerAiVisibilityRoutes(
           'currency. Money without an exchange rate is never guessed: it is in `meta.unconverted`. A bad ' +
           'parameter is a 422 naming it; a site outside the credential’s reach is 404.',
         querystring: aiVisibilityQuery,
-        response: { 200: aiVisibilityAnswerSchema, ...statsErrorSchemas },
+        response: {
+          200: aiVisibilityAnswerSchema,
+          ...statsErrorSchemas,
+          404: codedErrorSchema.describe('`not_found`: the site is out of the credential’s reach'),
+        },
       },
     },
     async (request) => aiVisibility.report(principalOf(request), request.query),

@@ -20,10 +20,12 @@ export function registerConversionRoutes(
     {
       config: { area: 'conversions', auth: { accepts: ['session'] }, limits: READS },
       schema: {
+        operationId: 'listConversions',
         tags: ['conversions'],
         summary: 'One page of a site’s conversions, newest first (dashboard session only)',
         description:
-          'Goal events and payments of the site in the window, one row per conversion under every model. ' +
+          'For the dashboard: only a session cookie is accepted, and an API key gets 401 whatever its scopes; ' +
+          '`site_id` is the internal site UUID. Goal events and payments of the site in the window, one row per conversion under every model. ' +
           'The credited source comes from the attribution worker, which runs shortly after a conversion ' +
           'is recorded; until then `ai_source` is null. Counts come from the daily totals.',
         querystring: conversionsQuery,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ATTRIBUTION_MODELS } from '../attribution/models.js';
 import { queryInteger } from '../http/schemas.js';
 import { daySchema } from '../lib/day-window.js';
+import { conversionsPageExample, SITE_UUID_EXAMPLE } from './conversions.examples.js';
 import { DEFAULT_PAGE_SIZE, MAX_OFFSET, PROPERTIES_MAX_BYTES } from './conversions.service.js';
 
 const PAGE_SIZE_MAX = 200;
@@ -12,7 +13,8 @@ const MAX_PAGE = MAX_OFFSET + 1;
 export const conversionsQuery = z.strictObject({
   site_id: z
     .uuid({ error: 'must be the internal site UUID' })
-    .describe('Internal site UUID (not the snippet key)'),
+    .describe('Internal site UUID (not the snippet key)')
+    .meta({ examples: [SITE_UUID_EXAMPLE] }),
   from: daySchema.optional().describe('First day, YYYY-MM-DD (UTC), inclusive; default six days before `to`'),
   to: daySchema.optional().describe('Last day, YYYY-MM-DD (UTC), inclusive; default today'),
   event_name: z.string().min(1).max(64).optional().describe('Only conversions with this event name'),
@@ -72,23 +74,25 @@ export const conversionRowSchema = z.object({
     ),
 });
 
-export const conversionsPageSchema = z.object({
-  conversions: z.array(conversionRowSchema).describe('Newest first, one row per conversion'),
-  page: z.number().int(),
-  page_size: z.number().int(),
-  has_more: z.boolean().describe('True whenever a full page came back, so the next page may be empty'),
-  total_count: z
-    .number()
-    .int()
-    .nullable()
-    .describe(
-      'Conversions in the window (for `event_name` when given) from the daily totals; null when `source` is given or the daily totals cannot be read (`event_names` is then empty)',
-    ),
-  event_names: z
-    .array(z.object({ name: z.string(), count: z.number().int() }))
-    .describe('Event names in the window with their counts, most first, at most 100'),
-  display_currency: z.string().describe('The site’s currency'),
-});
+export const conversionsPageSchema = z
+  .object({
+    conversions: z.array(conversionRowSchema).describe('Newest first, one row per conversion'),
+    page: z.number().int(),
+    page_size: z.number().int(),
+    has_more: z.boolean().describe('True whenever a full page came back, so the next page may be empty'),
+    total_count: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        'Conversions in the window (for `event_name` when given) from the daily totals; null when `source` is given or the daily totals cannot be read (`event_names` is then empty)',
+      ),
+    event_names: z
+      .array(z.object({ name: z.string(), count: z.number().int() }))
+      .describe('Event names in the window with their counts, most first, at most 100'),
+    display_currency: z.string().describe('The site’s currency'),
+  })
+  .meta({ description: 'One page of conversions, newest first', examples: [conversionsPageExample] });
 
 const statusBody = z.object({ error: z.string(), statusCode: z.number().int() });
 
@@ -99,6 +103,8 @@ export const conversionErrorSchemas = {
   422: z
     .object({ error: z.literal('validation_failed'), message: z.string(), field: z.string() })
     .describe('Bad or unknown query parameter, or a page past the offset ceiling'),
-  429: statusBody,
-  500: z.object({ error: z.literal('Failed to load conversions') }),
+  429: statusBody.describe('`{error: "Too Many Requests", statusCode: 429}`: over 120 requests a minute'),
+  500: z
+    .object({ error: z.literal('Failed to load conversions') })
+    .describe('The listing could not be read; no `statusCode`. Retry later'),
 };

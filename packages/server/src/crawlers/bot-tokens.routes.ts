@@ -6,6 +6,13 @@ import { principalOf } from '../http/authenticate.js';
 import { codedErrorSchema, uuidParam } from '../http/schemas.js';
 import { SITE_REF_PATTERN } from '../lib/ids.js';
 import type { BotTokensService } from './bot-tokens.service.js';
+import {
+  BOT_TOKEN_ID_EXAMPLE,
+  botTokenListExample,
+  createBotTokenExample,
+  createdBotTokenExample,
+  revokedBotTokenExample,
+} from './crawlers.examples.js';
 
 const siteRef = z
   .string()
@@ -21,7 +28,9 @@ const tokenSchema = z.object({
 });
 const errors = {
   401: codedErrorSchema,
-  403: codedErrorSchema,
+  403: codedErrorSchema.describe(
+    '`insufficient_scope` (naming `required_scope`), or `forbidden`: the person behind the credential is not an account-wide admin',
+  ),
   404: codedErrorSchema,
   409: codedErrorSchema,
   422: codedErrorSchema,
@@ -36,12 +45,25 @@ export function registerBotTokenRoutes(app: FastifyInstance, { botTokens }: { bo
     {
       config: { area: 'account', auth: { accepts: ['key', 'session'], scope: 'config:write' }, limits },
       schema: {
+        operationId: 'listBotTokens',
         tags: ['crawlers'],
         summary: 'List bot tokens (metadata only; the token and its hash are never shown)',
         description:
-          'A dashboard session must be an account-wide admin. `site_id` narrows to one site; a site out of reach gives an empty list.',
-        querystring: z.strictObject({ site_id: siteRef.optional() }),
-        response: { 200: z.object({ bot_tokens: z.array(tokenSchema) }), ...errors },
+          'The account’s bot tokens, revoked ones included; needs `config:write`, and a dashboard session must be ' +
+          'an account-wide admin. `site_id` narrows to one site; a site out of reach gives an empty list.',
+        querystring: z.strictObject({
+          site_id: siteRef
+            .optional()
+            .describe(
+              'Only the tokens of this site (snippet key; a dashboard session may pass the site UUID)',
+            ),
+        }),
+        response: {
+          200: z
+            .object({ bot_tokens: z.array(tokenSchema) })
+            .meta({ description: 'The tokens, without secrets', examples: [botTokenListExample] }),
+          ...errors,
+        },
       },
     },
     async (request) => ({ bot_tokens: await botTokens.list(principalOf(request), request.query.site_id) }),
@@ -52,22 +74,43 @@ export function registerBotTokenRoutes(app: FastifyInstance, { botTokens }: { bo
     {
       config: { area: 'account', auth: { accepts: ['key', 'session'], scope: 'credentials:write' }, limits },
       schema: {
+        operationId: 'createBotToken',
         tags: ['crawlers'],
         summary: 'Mint a bot token for crawler-hit reports; the plaintext is returned only here',
         description:
           'Needs `credentials:write` and `ingest:write`; the key’s creator must still be an account-wide admin. ' +
           'At most 5 active tokens per site and 30 per account (409 `bot_token_limit_reached`). ' +
           'Give the crawler middleware `snippet_key` and `plaintext_token`. Rotation: mint the replacement, deploy it, then revoke the old one.',
-        body: z.strictObject({ site_id: siteRef, name: z.string().trim().min(1).max(100).optional() }),
+        body: z
+          .strictObject({
+            site_id: siteRef.describe('The site whose crawler hits the token reports'),
+            name: z
+              .string()
+              .trim()
+              .min(1)
+              .max(100)
+              .optional()
+              .describe('A label, 1 to 100 characters; default "Crawler reporting"'),
+          })
+          .meta({ examples: [createBotTokenExample] }),
         response: {
-          201: z.object({
-            id: z.uuid(),
-            snippet_key: z.string(),
-            name: z.string(),
-            plaintext_token: z.string(),
-            created_at: z.string(),
-          }),
+          201: z
+            .object({
+              id: z.uuid(),
+              snippet_key: z.string().describe('Give this to the crawler middleware as its site, not `id`'),
+              name: z.string(),
+              plaintext_token: z.string().describe('`tt_bot_…`: shown only here; only its hash is stored'),
+              created_at: z.string(),
+            })
+            .meta({
+              description: 'The new token, in plain text this once',
+              examples: [createdBotTokenExample],
+            }),
           ...errors,
+          404: codedErrorSchema.describe('`not_found`: the site is out of the credential’s reach'),
+          409: codedErrorSchema.describe(
+            '`bot_token_limit_reached`: 5 active tokens on the site or 30 on the account; `limit` and `per` say which',
+          ),
         },
       },
     },
@@ -80,12 +123,22 @@ export function registerBotTokenRoutes(app: FastifyInstance, { botTokens }: { bo
     {
       config: { area: 'account', auth: { accepts: ['key', 'session'], scope: 'config:write' }, limits },
       schema: {
+        operationId: 'revokeBotToken',
         tags: ['crawlers'],
         summary: 'Revoke a bot token; the edge stops accepting it within 60 seconds',
         description:
-          'The key’s creator must still be an account-wide admin. Revoking twice keeps the first `revoked_at`.',
-        params: z.strictObject({ tokenId: uuidParam }),
-        response: { 200: z.object({ id: z.uuid(), revoked_at: z.string() }), ...errors },
+          'Needs `config:write`; the key’s creator must still be an account-wide admin. Revoking twice keeps ' +
+          'the first `revoked_at`. A token of another account, or of a site the key does not cover, is 404.',
+        params: z.strictObject({
+          tokenId: uuidParam.meta({ examples: [BOT_TOKEN_ID_EXAMPLE], description: 'The bot token’s `id`' }),
+        }),
+        response: {
+          200: z
+            .object({ id: z.uuid(), revoked_at: z.string() })
+            .meta({ description: 'The token, revoked', examples: [revokedBotTokenExample] }),
+          ...errors,
+          404: codedErrorSchema.describe('`not_found`: no such bot token within the credential’s reach'),
+        },
       },
     },
     async (request) => botTokens.revoke(principalOf(request), request.params.tokenId),

@@ -11,99 +11,105 @@ import { daySchema, resolveDayWindow } from '../lib/day-window.js';
 import { SITE_REF_PATTERN } from '../lib/ids.js';
 import type { SitesService } from '../sites/sites.service.js';
 import { buildCrawlerReport, type Convert } from './crawler-report.js';
+import { crawlerReportExample } from './crawlers.examples.js';
 
-const reportSchema = z.object({
-  site_id: z.string(),
-  from: z.string(),
-  to: z.string(),
-  attribution_model: z.string(),
-  currency: z.string(),
-  crawlers: z.array(
-    z.object({
-      crawler: z.string(),
-      operator: z.string(),
-      purpose: z.string().describe('training, search, user (fetching for a person right now) or other'),
-      hits: z.number().int().describe('Hits not known to be spoofed'),
-      verified_hits: z
-        .number()
-        .int()
-        .describe('The part of `hits` whose address is inside the ranges the operator publishes'),
-      spoofed_hits: z
-        .number()
-        .int()
-        .describe(
-          'Hits with this crawler’s name from an address outside its operator’s published ranges; not in `hits`, `purposes`, `top_paths` or `operators`',
-        ),
-      days: z.array(z.object({ date: z.string(), hits: z.number().int() })),
-    }),
-  ),
-  purposes: z.array(z.object({ purpose: z.string(), hits: z.number().int() })),
-  top_paths: z.array(
-    z.object({
-      path: z.string(),
-      hits: z.number().int(),
-      non_2xx_hits: z
-        .number()
-        .int()
-        .describe(
-          'The part of `hits` the site answered with a status outside 200–299 (redirects, 404s, errors)',
-        ),
-    }),
-  ),
-  operators: z
-    .array(
+const reportSchema = z
+  .object({
+    site_id: z.string(),
+    from: z.string(),
+    to: z.string(),
+    attribution_model: z.string(),
+    currency: z.string(),
+    crawlers: z.array(
       z.object({
+        crawler: z.string(),
         operator: z.string(),
-        assistants: z.array(z.string()).describe('The visit labels of this operator’s assistants'),
-        hits: z.number().int(),
-        pages_fetched: z
+        purpose: z.string().describe('training, search, user (fetching for a person right now) or other'),
+        hits: z.number().int().describe('Hits not known to be spoofed'),
+        verified_hits: z
+          .number()
+          .int()
+          .describe('The part of `hits` whose address is inside the ranges the operator publishes'),
+        spoofed_hits: z
           .number()
           .int()
           .describe(
-            'Distinct paths its crawlers fetched that the site answered 2xx (or whose status was not reported)',
+            'Hits with this crawler’s name from an address outside its operator’s published ranges; not in `hits`, `purposes`, `top_paths` or `operators`',
           ),
+        days: z.array(z.object({ date: z.string(), hits: z.number().int() })),
+      }),
+    ),
+    purposes: z.array(z.object({ purpose: z.string(), hits: z.number().int() })),
+    top_paths: z.array(
+      z.object({
+        path: z.string(),
+        hits: z.number().int(),
         non_2xx_hits: z
           .number()
           .int()
           .describe(
-            'The part of `hits` the site answered with a status outside 200–299: redirects, 404s, errors',
+            'The part of `hits` the site answered with a status outside 200–299 (redirects, 404s, errors)',
           ),
-        non_2xx_paths: z
-          .number()
-          .int()
-          .describe(
-            'Distinct paths answered with a status outside 200–299 at least once; a path answered 2xx too is also in `pages_fetched`',
-          ),
-        assistant_visits: z.number().int(),
-        conversions: z
-          .number()
-          .describe('Conversions credited to those visits (shares under linear and time_decay)'),
-        payments: z.number(),
-        gross: z.number(),
-        refunded: z.number(),
-        net: z.number().describe('Gross minus refunds, in `currency`'),
-        unconverted_revenue_days: z
-          .number()
-          .int()
-          .describe('Days of revenue left out for want of an exchange rate'),
       }),
-    )
-    .describe('Per AI operator: crawled pages → assistant visits → conversions → net revenue'),
-  address_checks: z
-    .array(
-      z.object({
-        crawler: z.string(),
-        ranges: z.number().int().describe('Address ranges in the operator’s list as last downloaded'),
-        fetched_at: z.string().nullable().describe('When the list was downloaded; null if never'),
-        in_use: z
-          .boolean()
-          .describe('Whether hits are checked against it now (downloaded within the last 7 days)'),
-      }),
-    )
-    .describe(
-      'The crawlers whose operators publish address ranges, and whether their hits can be verified; other crawlers are never checked',
     ),
-});
+    operators: z
+      .array(
+        z.object({
+          operator: z.string(),
+          assistants: z.array(z.string()).describe('The visit labels of this operator’s assistants'),
+          hits: z.number().int(),
+          pages_fetched: z
+            .number()
+            .int()
+            .describe(
+              'Distinct paths its crawlers fetched that the site answered 2xx (or whose status was not reported)',
+            ),
+          non_2xx_hits: z
+            .number()
+            .int()
+            .describe(
+              'The part of `hits` the site answered with a status outside 200–299: redirects, 404s, errors',
+            ),
+          non_2xx_paths: z
+            .number()
+            .int()
+            .describe(
+              'Distinct paths answered with a status outside 200–299 at least once; a path answered 2xx too is also in `pages_fetched`',
+            ),
+          assistant_visits: z.number().int(),
+          conversions: z
+            .number()
+            .describe('Conversions credited to those visits (shares under linear and time_decay)'),
+          payments: z.number(),
+          gross: z.number(),
+          refunded: z.number(),
+          net: z.number().describe('Gross minus refunds, in `currency`'),
+          unconverted_revenue_days: z
+            .number()
+            .int()
+            .describe('Days of revenue left out for want of an exchange rate'),
+        }),
+      )
+      .describe('Per AI operator: crawled pages → assistant visits → conversions → net revenue'),
+    address_checks: z
+      .array(
+        z.object({
+          crawler: z.string(),
+          ranges: z.number().int().describe('Address ranges in the operator’s list as last downloaded'),
+          fetched_at: z.string().nullable().describe('When the list was downloaded; null if never'),
+          in_use: z
+            .boolean()
+            .describe('Whether hits are checked against it now (downloaded within the last 7 days)'),
+        }),
+      )
+      .describe(
+        'The crawlers whose operators publish address ranges, and whether their hits can be verified; other crawlers are never checked',
+      ),
+  })
+  .meta({
+    description: 'Crawling per crawler, purpose, path and operator, with what it led to',
+    examples: [crawlerReportExample],
+  });
 
 export function registerCrawlerReportRoute(
   app: FastifyInstance,
@@ -118,28 +124,37 @@ export function registerCrawlerReportRoute(
         limits: { perCredential: 120 },
       },
       schema: {
+        operationId: 'getCrawlerReport',
         tags: ['crawlers'],
         summary: 'AI crawler activity, and the loop from crawling to visits, conversions and revenue',
         description:
-          '`from`/`to` default to the last 7 days (UTC), at most 365 days apart; `attribution_model` defaults to last_touch.',
+          'Hits per crawler, purpose and path, and per AI operator the pages fetched, the visits its assistants ' +
+          'sent and the conversions and revenue those earned; needs `stats:read`. `from`/`to` default to the last ' +
+          '7 days (UTC), at most 365 days apart; `attribution_model` defaults to last_touch. A site outside the ' +
+          'credential’s reach is 404; a site scheduled for deletion still reports.',
         querystring: z.strictObject({
           site_id: z
             .string()
             .regex(
               SITE_REF_PATTERN,
               'must be a ttid_ snippet key (a dashboard session may also pass the site UUID)',
-            ),
-          from: daySchema.optional(),
-          to: daySchema.optional(),
+            )
+            .meta({
+              examples: [crawlerReportExample.site_id],
+              description: 'The site’s snippet key; a dashboard session may also pass the internal site UUID',
+            }),
+          from: daySchema.optional().describe('First day (UTC), inclusive; default six days before `to`'),
+          to: daySchema.optional().describe('Last day (UTC), inclusive; default today'),
           attribution_model: z
             .enum(['first_touch', 'last_touch', 'linear', 'time_decay'])
-            .default('last_touch'),
+            .default('last_touch')
+            .describe('How conversions and revenue are credited to the assistants’ visits'),
         }),
         response: {
           200: reportSchema,
           401: codedErrorSchema,
           403: codedErrorSchema,
-          404: codedErrorSchema,
+          404: codedErrorSchema.describe('`not_found`: the site is out of the credential’s reach'),
           422: codedErrorSchema,
         },
       },

@@ -111,19 +111,40 @@ export async function settled(page: Page) {
  * canvas in the page and its pixels are decoded by jsQR. Null when nothing readable is there.
  */
 export async function readQrCode(svg: Locator): Promise<string | null> {
-  const { width, height, pixels } = await svg.evaluate(async (element) => {
-    const size = 400;
-    const image = new Image();
-    const markup = new XMLSerializer().serializeToString(element);
-    image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(markup)}`;
-    await image.decode();
-    const canvas = document.createElement('canvas');
-    canvas.width = size;
-    canvas.height = size;
-    const context = canvas.getContext('2d');
-    if (!context) throw new Error('no 2d canvas');
-    context.drawImage(image, 0, 0, size, size);
-    return { width: size, height: size, pixels: Array.from(context.getImageData(0, 0, size, size).data) };
-  });
-  return jsQR(Uint8ClampedArray.from(pixels), width, height)?.data ?? null;
+  const { width, height, pixels } = await svg.evaluate(drawOnCanvas, 400);
+  // jsqr is CommonJS: Node's ESM hands over its exports object, vitest the function itself.
+  const decode = typeof jsQR === 'function' ? jsQR : jsQR.default;
+  return decode(Uint8ClampedArray.from(pixels), width, height)?.data ?? null;
+}
+
+/** The few browser types `drawOnCanvas` uses: this package is compiled without the DOM's. */
+interface InPage {
+  Image: new () => { src: string; decode(): Promise<void> };
+  XMLSerializer: new () => { serializeToString(node: unknown): string };
+  document: {
+    createElement(tag: 'canvas'): {
+      width: number;
+      height: number;
+      getContext(kind: '2d'): {
+        drawImage(image: unknown, x: number, y: number, w: number, h: number): void;
+        getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> };
+      } | null;
+    };
+  };
+}
+
+/** Runs in the page: the element's SVG drawn on a `size`-pixel canvas, with its RGBA pixels. */
+async function drawOnCanvas(element: unknown, size: number) {
+  const browser = globalThis as unknown as InPage;
+  const image = new browser.Image();
+  const markup = new browser.XMLSerializer().serializeToString(element);
+  image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(markup)}`;
+  await image.decode();
+  const canvas = browser.document.createElement('canvas');
+  canvas.width = size;
+  canvas.height = size;
+  const context = canvas.getContext('2d');
+  if (!context) throw new Error('no 2d canvas');
+  context.drawImage(image, 0, 0, size, size);
+  return { width: size, height: size, pixels: Array.from(context.getImageData(0, 0, size, size).data) };
 }

@@ -11,6 +11,7 @@ import { CURSOR_MAX_CHARS } from './event-cursor.js';
 import { MAX_NAMES } from './event-names.query.js';
 import { EVENT_TYPES } from './event-types.js';
 import { DEFAULT_WINDOW_DAYS, MAX_WINDOW_DAYS } from './event-window.js';
+import { eventNamesExample, eventsAnswerExample, eventsQueryExample } from './events.examples.js';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 100;
@@ -18,6 +19,9 @@ export const MAX_LIMIT = 100;
 const FILTERS_MAX_CHARS = 8192;
 /** Visitor handles are 83 characters. */
 const HANDLE_MAX_CHARS = 100;
+
+/** The documented query, which the contract test also sends. */
+export { eventsQueryExample };
 
 export const CHANNELS = ['ai', 'search', 'social', 'email', 'paid', 'referral', 'direct'] as const;
 
@@ -28,106 +32,89 @@ const windowFields = {
     .describe(
       `First day, inclusive, in \`timezone\`. Default: ${DEFAULT_WINDOW_DAYS - 1} days before \`to\`. ` +
         `The window spans at most ${MAX_WINDOW_DAYS} days`,
+    )
+    .meta({ examples: [eventsQueryExample.from] }),
+  to: daySchema
+    .optional()
+    .describe('Last day, inclusive, in `timezone`. Default: today there')
+    .meta({ examples: [eventsQueryExample.to] }),
+  timezone: z
+    .string()
+    .max(64)
+    .optional()
+    .describe('IANA time zone of `from` and `to`; default UTC')
+    .meta({ examples: [eventsQueryExample.timezone] }),
+};
+
+export const eventsQuery = z.strictObject({
+  ...windowFields,
+  name: z
+    .string()
+    .min(1)
+    .max(GOAL_NAME_MAX)
+    .optional()
+    .describe('Only events of this exact name; `pageview` lists pageviews'),
+  type: z
+    .enum(EVENT_TYPES)
+    .optional()
+    .describe(
+      '`pageview`, `custom` (sent by the tracker), `server` (sent to /v1/server/events) or `payment` ' +
+        '(a payment or trial posted to /v1/server/payments, named `payment` or `trial`)',
+    )
+    .meta({ examples: [eventsQueryExample.type] }),
+  session: z
+    .string()
+    .regex(UUID_PATTERN, 'must be a session (visit) UUID')
+    .optional()
+    .describe('Only events of this session: a visit UUID (`session_id` of an event)'),
+  visitor: z
+    .string()
+    .max(HANDLE_MAX_CHARS)
+    .optional()
+    .describe(
+      'Only events of this person: a `vh_` handle (`visitor` of an event, or of the visitor reports). ' +
+        'A handle of another site matches nothing; anything that is not a handle is a 422',
     ),
-  to: daySchema.optional().describe('Last day, inclusive, in `timezone`. Default: today there'),
-  timezone: z.string().max(64).optional().describe('IANA time zone of `from` and `to`; default UTC'),
-};
-
-export const eventsQueryExample = {
-  site_id: 'ttid_3fQk9ZrT2mW8xLpA7nVc1e',
-  from: '2026-11-19',
-  to: '2026-11-25',
-  timezone: 'Europe/Berlin',
-  type: 'custom',
-  source: 'chatgpt',
-  limit: '20',
-};
-
-export const eventsQuery = z
-  .strictObject({
-    ...windowFields,
-    name: z
-      .string()
-      .min(1)
-      .max(GOAL_NAME_MAX)
-      .optional()
-      .describe('Only events of this exact name; `pageview` lists pageviews'),
-    type: z
-      .enum(EVENT_TYPES)
-      .optional()
-      .describe(
-        '`pageview`, `custom` (sent by the tracker), `server` (sent to /v1/server/events) or `payment` ' +
-          '(a payment or trial posted to /v1/server/payments, named `payment` or `trial`)',
-      ),
-    session: z
-      .string()
-      .regex(UUID_PATTERN, 'must be a session (visit) UUID')
-      .optional()
-      .describe('Only events of this session: a visit UUID (`session_id` of an event)'),
-    visitor: z
-      .string()
-      .max(HANDLE_MAX_CHARS)
-      .optional()
-      .describe(
-        'Only events of this person: a `vh_` handle (`visitor` of an event, or of the visitor reports). ' +
-          'A handle of another site matches nothing; anything that is not a handle is a 422',
-      ),
-    source: z
-      .string()
-      .max(64)
-      .optional()
-      .describe(
-        `Only events whose session came from this channel (${CHANNELS.join(', ')}) or AI assistant ` +
-          '(`chatgpt`, `perplexity`, …). Events without a session never match',
-      ),
-    filters: z
-      .string()
-      .max(FILTERS_MAX_CHARS)
-      .optional()
-      .describe(
-        'The JSON text of a stats filter list on `visit:` dimensions (`[["is","visit:country",["DE"]]]`), as ' +
-          '`filters` of POST /v1/stats/query; all must hold for the event’s session. Events without a session ' +
-          'never match',
-      ),
-    limit: queryInteger(1, MAX_LIMIT)
-      .optional()
-      .describe(`Events per page, 1 to ${MAX_LIMIT}; default ${DEFAULT_LIMIT}`),
-    before: z
-      .string()
-      .max(CURSOR_MAX_CHARS)
-      .optional()
-      .describe('Cursor: pass back `next_before` of the previous page'),
-  })
-  .meta({ examples: [eventsQueryExample] });
+  source: z
+    .string()
+    .max(64)
+    .optional()
+    .describe(
+      `Only events whose session came from this channel (${CHANNELS.join(', ')}) or AI assistant ` +
+        '(`chatgpt`, `perplexity`, …). Events without a session never match',
+    )
+    .meta({ examples: [eventsQueryExample.source] }),
+  filters: z
+    .string()
+    .max(FILTERS_MAX_CHARS)
+    .optional()
+    .describe(
+      'The JSON text of a stats filter list on `visit:` dimensions (`[["is","visit:country",["DE"]]]`), as ' +
+        '`filters` of POST /v1/stats/query; all must hold for the event’s session. Events without a session ' +
+        'never match',
+    ),
+  limit: queryInteger(1, MAX_LIMIT)
+    .optional()
+    .describe(`Events per page, 1 to ${MAX_LIMIT}; default ${DEFAULT_LIMIT}`),
+  before: z
+    .string()
+    .max(CURSOR_MAX_CHARS)
+    .optional()
+    .describe('Cursor: pass back `next_before` of the previous page'),
+});
 
 export type EventsQuery = z.infer<typeof eventsQuery>;
 
-export const eventNamesQuery = z
-  .strictObject({
-    ...windowFields,
-    type: z
-      .enum(EVENT_TYPES)
-      .exclude(['pageview'])
-      .optional()
-      .describe('Only names of this kind: `custom`, `server` or `payment`'),
-  })
-  .meta({ examples: [{ site_id: 'ttid_3fQk9ZrT2mW8xLpA7nVc1e', from: '2026-11-01', to: '2026-11-25' }] });
+export const eventNamesQuery = z.strictObject({
+  ...windowFields,
+  type: z
+    .enum(EVENT_TYPES)
+    .exclude(['pageview'])
+    .optional()
+    .describe('Only names of this kind: `custom`, `server` or `payment`'),
+});
 
 export type EventNamesQuery = z.infer<typeof eventNamesQuery>;
-
-const exampleEvent = {
-  event_id: 'eP2kq9Xw7LmZt4Rb1cVn8A',
-  type: 'custom',
-  name: 'signup',
-  timestamp: '2026-11-25T09:14:03.512Z',
-  session_id: '0b7d4f5e-3c1a-4e8b-9f2d-6a5c4b3e2d1f',
-  visitor: 'vh_3TSqdA1O8qJugyhfgobMyRjV9Dm1OByjopNczEgLgGLpAAmfCgs67QpIlsshxyJ0x6aAjJ-aIJD1c13r',
-  page: '/pricing',
-  properties: { plan: 'pro' },
-  value_cents: 4900,
-  currency: 'EUR',
-  source: { channel: 'ai', ai_source: 'chatgpt' },
-};
 
 export const eventSchema = z.object({
   event_id: z.string().describe('The id the event was sent with (`pay_…` for a payment)'),
@@ -185,14 +172,7 @@ export const eventsAnswer = z
       .describe('Newest first; events at the same instant by `event_id`, descending'),
     next_before: z.string().nullable().describe('Cursor of the next page; null when this page was not full'),
   })
-  .meta({
-    examples: [
-      {
-        events: [exampleEvent],
-        next_before: 'WyIyMDI2LTExLTI1VDA5OjE0OjAzLjUxMjAwMFoiLCJlUDJrcTlYdzdMbVp0NFJiMWNWbjhBIl0',
-      },
-    ],
-  });
+  .meta({ description: 'One page of events, newest first', examples: [eventsAnswerExample] });
 
 export const eventNamesAnswer = z
   .object({
@@ -215,13 +195,4 @@ export const eventNamesAnswer = z
       )
       .describe(`Most events first, then by name; at most ${MAX_NAMES}`),
   })
-  .meta({
-    examples: [
-      {
-        names: [
-          { name: 'signup', type: 'custom', events: 412, visitors: 398 },
-          { name: 'payment', type: 'payment', events: 57, visitors: 51 },
-        ],
-      },
-    ],
-  });
+  .meta({ description: 'The event names of the window, most events first', examples: [eventNamesExample] });

@@ -8,8 +8,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { principalOf } from '../http/authenticate.js';
 import type { RouteLimits } from '../http/rate-limit.js';
+import { codedErrorSchema } from '../http/schemas.js';
 import { statsErrorSchemas } from '../stats/stats.schemas.js';
 import { STATS_READ_ROUTE } from '../stats/stats-route-config.js';
+import { funnelAnswerExample, funnelListExample, updatedFunnelAnswerExample } from './funnels.examples.js';
 import {
   createFunnelBody,
   funnelIdParams,
@@ -38,19 +40,31 @@ const REPORT_DESCRIPTION =
   'decimal; `drop_off` is the people lost since the step before. A site or funnel outside the credential’s reach ' +
   'is 404; a bad filter, zone or date is a 422 naming the field.';
 
+const SITE_NOT_FOUND = codedErrorSchema.describe('`not_found`: the site is out of the credential’s reach');
+const FUNNEL_NOT_FOUND = codedErrorSchema.describe(
+  '`not_found`: no such funnel on the site, or the site is out of the credential’s reach',
+);
+
 export function registerFunnelsRoutes(app: FastifyInstance, { funnels }: { funnels: FunnelsService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const funnelAnswer = z.object({ funnel: funnelSchema });
+  const funnelList = z
+    .object({ funnels: z.array(funnelSchema) })
+    .meta({ description: 'The saved funnels, oldest first', examples: [funnelListExample] });
 
   r.get(
     '/v1/funnels',
     {
       config: READ,
       schema: {
+        operationId: 'listFunnels',
         tags: ['funnels'],
         summary: 'List a site’s saved funnels, oldest first',
+        description:
+          'Every saved funnel of the site with its steps and conversion window; needs `stats:read`. A site ' +
+          'outside the credential’s reach is 404.',
         querystring: siteQuery,
-        response: { 200: z.object({ funnels: z.array(funnelSchema) }), ...statsErrorSchemas },
+        response: { 200: funnelList, ...statsErrorSchemas, 404: SITE_NOT_FOUND },
       },
     },
     async (request) => ({ funnels: await funnels.list(principalOf(request), request.query.site_id) }),
@@ -61,14 +75,19 @@ export function registerFunnelsRoutes(app: FastifyInstance, { funnels }: { funne
     {
       config: WRITE,
       schema: {
+        operationId: 'createFunnel',
         tags: ['funnels'],
         summary: 'Save a funnel: 2 to 8 steps and a conversion window',
         description:
           'A step is a page (`{type: "page", match: "is"|"contains"|"matches", value}`, matched against the path ' +
           'without query string) or an event (`{type: "event", name, property?: {key, value}}`). At most 100 ' +
-          'funnels per site (422 on `site_id` beyond). Needs `config:write`.',
+          'funnels per site (422 on `site_id` beyond). Needs `config:write`; a site outside the credential’s reach is 404.',
         body: createFunnelBody,
-        response: { 201: funnelAnswer, ...statsErrorSchemas },
+        response: {
+          201: funnelAnswer.meta({ description: 'The saved funnel', examples: [funnelAnswerExample] }),
+          ...statsErrorSchemas,
+          404: SITE_NOT_FOUND,
+        },
       },
     },
     async (request, reply) =>
@@ -81,11 +100,12 @@ export function registerFunnelsRoutes(app: FastifyInstance, { funnels }: { funne
     {
       config: READ,
       schema: {
+        operationId: 'queryFunnel',
         tags: ['funnels'],
         summary: 'Report on a funnel without saving it',
-        description: REPORT_DESCRIPTION,
+        description: `Needs \`stats:read\`; the body holds the steps as a saved funnel would. ${REPORT_DESCRIPTION}`,
         body: funnelQueryBody,
-        response: { 200: funnelReportSchema, ...statsErrorSchemas },
+        response: { 200: funnelReportSchema, ...statsErrorSchemas, 404: SITE_NOT_FOUND },
       },
     },
     async (request) => funnels.query(principalOf(request), request.body),
@@ -96,11 +116,19 @@ export function registerFunnelsRoutes(app: FastifyInstance, { funnels }: { funne
     {
       config: READ,
       schema: {
+        operationId: 'getFunnel',
         tags: ['funnels'],
         summary: 'One saved funnel',
+        description:
+          'The funnel’s name, steps and conversion window; needs `stats:read`. An unknown id, or a funnel of ' +
+          'another site, is 404.',
         params: funnelIdParams,
         querystring: siteQuery,
-        response: { 200: funnelAnswer, ...statsErrorSchemas },
+        response: {
+          200: funnelAnswer.meta({ description: 'The funnel', examples: [funnelAnswerExample] }),
+          ...statsErrorSchemas,
+          404: FUNNEL_NOT_FOUND,
+        },
       },
     },
     async (request) => ({
@@ -113,11 +141,22 @@ export function registerFunnelsRoutes(app: FastifyInstance, { funnels }: { funne
     {
       config: WRITE,
       schema: {
+        operationId: 'updateFunnel',
         tags: ['funnels'],
         summary: 'Rename a funnel or change its steps or window; omitted fields stay',
+        description:
+          'Needs `config:write`; `site_id` goes in the body. New steps follow the rules of creation; the ' +
+          'report reads the traffic anew, so nothing is lost. An unknown id is 404.',
         params: funnelIdParams,
         body: updateFunnelBody,
-        response: { 200: funnelAnswer, ...statsErrorSchemas },
+        response: {
+          200: funnelAnswer.meta({
+            description: 'The funnel as updated',
+            examples: [updatedFunnelAnswerExample],
+          }),
+          ...statsErrorSchemas,
+          404: FUNNEL_NOT_FOUND,
+        },
       },
     },
     async (request) => ({
@@ -130,11 +169,14 @@ export function registerFunnelsRoutes(app: FastifyInstance, { funnels }: { funne
     {
       config: WRITE,
       schema: {
+        operationId: 'deleteFunnel',
         tags: ['funnels'],
         summary: 'Delete a saved funnel (the traffic it reported on stays)',
+        description:
+          'Removes the saved definition at once, with no restore; needs `config:write`. An unknown id is 404.',
         params: funnelIdParams,
         querystring: siteQuery,
-        response: { 204: z.null(), ...statsErrorSchemas },
+        response: { 204: z.null().describe('Deleted; no body'), ...statsErrorSchemas, 404: FUNNEL_NOT_FOUND },
       },
     },
     async (request, reply) => {
@@ -148,12 +190,13 @@ export function registerFunnelsRoutes(app: FastifyInstance, { funnels }: { funne
     {
       config: READ,
       schema: {
+        operationId: 'getFunnelReport',
         tags: ['funnels'],
         summary: 'A saved funnel’s steps: people, conversion, drop-off and time to the next step',
-        description: REPORT_DESCRIPTION,
+        description: `Needs \`stats:read\`. ${REPORT_DESCRIPTION}`,
         params: funnelIdParams,
         querystring: reportQuery,
-        response: { 200: funnelReportSchema, ...statsErrorSchemas },
+        response: { 200: funnelReportSchema, ...statsErrorSchemas, 404: FUNNEL_NOT_FOUND },
       },
     },
     async (request) => funnels.savedReport(principalOf(request), request.params.id, request.query),

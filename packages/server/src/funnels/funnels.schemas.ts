@@ -7,12 +7,18 @@ import { siteRefSchema } from '../http/schemas.js';
 import { daySchema } from '../lib/day-window.js';
 import { DATE_RANGE_KEYWORDS, MAX_RANGE_YEARS } from '../stats/stats-vocabulary.js';
 import { FUNNEL_BREAKDOWNS } from './funnel-report.query.js';
+import { funnelStepSchema, funnelStepsSchema, windowHoursSchema } from './funnel-steps.js';
 import {
-  DEFAULT_WINDOW_HOURS,
-  funnelStepSchema,
-  funnelStepsSchema,
-  windowHoursSchema,
-} from './funnel-steps.js';
+  createFunnelExample,
+  FUNNEL_ID_EXAMPLE,
+  funnelExample,
+  funnelQueryExample,
+  funnelReportExample,
+  updateFunnelExample,
+} from './funnels.examples.js';
+
+/** The documented unsaved funnel, which the contract test also sends. */
+export const funnelQueryBodyExample = funnelQueryExample;
 
 export const FUNNEL_NAME_MAX_CHARS = 100;
 
@@ -40,12 +46,6 @@ const filtersDescription =
   'visit in which a person reached step 1: a person enters at their earliest step 1 in a visit that passes. ' +
   'A step 1 sent by a server outside any visit passes no filter';
 
-export const stepsExample = [
-  { type: 'page', match: 'matches', value: '/blog/*' },
-  { type: 'page', match: 'is', value: '/pricing' },
-  { type: 'event', name: 'signup', property: { key: 'plan', value: 'pro' } },
-];
-
 export const createFunnelBody = z
   .strictObject({
     site_id: siteId,
@@ -53,9 +53,7 @@ export const createFunnelBody = z
     steps: funnelStepsSchema,
     window_hours: windowHoursSchema.optional(),
   })
-  .meta({
-    examples: [{ site_id: 'ttid_3fQk9ZrT2mW8xLpA7nVc1e', name: 'Blog to pro signup', steps: stepsExample }],
-  });
+  .meta({ examples: [createFunnelExample] });
 
 export const updateFunnelBody = z
   .strictObject({
@@ -64,12 +62,16 @@ export const updateFunnelBody = z
     steps: funnelStepsSchema.optional(),
     window_hours: windowHoursSchema.optional(),
   })
-  .meta({ examples: [{ site_id: 'ttid_3fQk9ZrT2mW8xLpA7nVc1e', window_hours: 72 }] });
+  .meta({ examples: [updateFunnelExample] });
 
 export const siteQuery = z.strictObject({ site_id: siteId });
 
 export const funnelIdParams = z.strictObject({
-  id: z.string().max(64).describe('The funnel’s id'),
+  id: z
+    .string()
+    .max(64)
+    .describe('The funnel’s id')
+    .meta({ examples: [FUNNEL_ID_EXAMPLE] }),
 });
 
 export const reportQuery = z.strictObject({
@@ -86,16 +88,6 @@ export const reportQuery = z.strictObject({
     .optional()
     .describe(`${filtersDescription}. The JSON text of the list, e.g. [["is","visit:channel",["ai"]]]`),
 });
-
-export const funnelQueryBodyExample = {
-  site_id: 'ttid_3fQk9ZrT2mW8xLpA7nVc1e',
-  steps: stepsExample,
-  window_hours: 72,
-  date_range: '30d',
-  timezone: 'Europe/Berlin',
-  breakdown: 'visit:channel',
-  filters: [['is', 'visit:country', ['DE', 'AT']]],
-};
 
 export const funnelQueryBody = z
   .strictObject({
@@ -114,7 +106,7 @@ export const funnelQueryBody = z
     breakdown,
     filters: z.array(z.unknown()).max(50).optional().describe(filtersDescription),
   })
-  .meta({ examples: [funnelQueryBodyExample] });
+  .meta({ examples: [funnelQueryExample] });
 
 export type FunnelQueryBody = z.infer<typeof funnelQueryBody>;
 export type ReportQuery = z.infer<typeof reportQuery>;
@@ -129,19 +121,7 @@ export const funnelSchema = z
     created_at: z.string(),
     updated_at: z.string(),
   })
-  .meta({
-    examples: [
-      {
-        id: '6f1c1e8e-4f5a-4c1e-9a53-2b8f0d1e7c44',
-        site_id: 'ttid_3fQk9ZrT2mW8xLpA7nVc1e',
-        name: 'Blog to pro signup',
-        steps: stepsExample,
-        window_hours: DEFAULT_WINDOW_HOURS,
-        created_at: '2026-11-02T09:14:00.000Z',
-        updated_at: '2026-11-02T09:14:00.000Z',
-      },
-    ],
-  });
+  .meta({ examples: [funnelExample] });
 
 const stepFiguresSchema = z.object({
   index: z.number().int().describe('1 for the first step'),
@@ -172,39 +152,6 @@ export const funnelReportSchema = z
     }),
   })
   .meta({
-    examples: [
-      {
-        steps: [
-          {
-            index: 1,
-            label: '/blog/*',
-            visitors: 1200,
-            conversion_from_previous: 100,
-            conversion_from_first: 100,
-            drop_off: 0,
-            median_seconds_to_next: 95,
-          },
-          {
-            index: 2,
-            label: '/pricing',
-            visitors: 300,
-            conversion_from_previous: 25,
-            conversion_from_first: 25,
-            drop_off: 900,
-            median_seconds_to_next: 3600,
-          },
-          {
-            index: 3,
-            label: 'signup (plan = pro)',
-            visitors: 45,
-            conversion_from_previous: 15,
-            conversion_from_first: 3.8,
-            drop_off: 255,
-            median_seconds_to_next: null,
-          },
-        ],
-        breakdown: null,
-        meta: { date_range: ['2026-10-27', '2026-11-25'], window_hours: 72 },
-      },
-    ],
+    description: 'Each step’s people, conversion, drop-off and time to the next step',
+    examples: [funnelReportExample],
   });

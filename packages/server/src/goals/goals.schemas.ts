@@ -14,6 +14,20 @@ import {
   SORT_ORDER_MAX,
 } from './goal-fields.js';
 import { goalNameProblem } from './goal-names.js';
+import {
+  createdGoalExample,
+  createGoalExample,
+  GOAL_ID_EXAMPLE,
+  GOAL_NAME_EXAMPLE,
+  goalListExample,
+  propertiesExample,
+  SITE_KEY_EXAMPLE,
+  siteBodyExample,
+  timeseriesExample,
+  unarchivedGoalExample,
+  updatedGoalExample,
+  updateGoalExample,
+} from './goals.examples.js';
 
 /** Adds `problem(value)` as the issue message when it names one. */
 const ruled =
@@ -26,12 +40,14 @@ const ruled =
 const siteId = z
   .string()
   .regex(SITE_REF_PATTERN, 'must be a ttid_ snippet key (a dashboard session may also pass the site UUID)')
-  .describe('Snippet key of the site; a dashboard session may also pass the internal site UUID');
+  .describe('Snippet key of the site; a dashboard session may also pass the internal site UUID')
+  .meta({ examples: [SITE_KEY_EXAMPLE] });
 
 const goalName = z
   .string({ error: 'must be a string' })
   .superRefine(ruled(goalNameProblem))
-  .describe('The event name: ^[a-z][a-z0-9_]*$, 1 to 64 characters, not a reserved name. Immutable');
+  .describe('The event name: ^[a-z][a-z0-9_]*$, 1 to 64 characters, not a reserved name. Immutable')
+  .meta({ examples: [GOAL_NAME_EXAMPLE] });
 
 const displayName = z
   .string({ error: 'must be a string or null' })
@@ -65,20 +81,24 @@ export const listGoalsQuery = z.strictObject({
 
 export const siteQuery = z.strictObject({ site_id: siteId });
 
-export const createGoalBody = z.strictObject({
-  site_id: siteId,
-  name: goalName,
-  display_name: displayName.optional(),
-  emoji: emoji.optional(),
-  sort_order: sortOrder.optional().describe('Default 0'),
-});
+export const createGoalBody = z
+  .strictObject({
+    site_id: siteId,
+    name: goalName,
+    display_name: displayName.optional(),
+    emoji: emoji.optional(),
+    sort_order: sortOrder.optional().describe('Default 0'),
+  })
+  .meta({ examples: [createGoalExample] });
 
-export const updateGoalBody = z.strictObject({
-  site_id: siteId,
-  display_name: displayName.optional(),
-  emoji: emoji.optional(),
-  sort_order: sortOrder.optional(),
-});
+export const updateGoalBody = z
+  .strictObject({
+    site_id: siteId,
+    display_name: displayName.optional(),
+    emoji: emoji.optional(),
+    sort_order: sortOrder.optional(),
+  })
+  .meta({ examples: [updateGoalExample] });
 
 export const reorderGoalsBody = z.strictObject({
   site_id: siteId,
@@ -88,9 +108,11 @@ export const reorderGoalsBody = z.strictObject({
     .max(REORDER_MAX_IDS, { error: `must hold 1 to ${REORDER_MAX_IDS} ids` }),
 });
 
-export const siteBody = z.strictObject({ site_id: siteId });
+export const siteBody = z.strictObject({ site_id: siteId }).meta({ examples: [siteBodyExample] });
 
-export const goalIdParams = z.strictObject({ id: uuidParam });
+export const goalIdParams = z.strictObject({
+  id: uuidParam.meta({ examples: [GOAL_ID_EXAMPLE], description: 'The goal’s registry id (`id` of a goal)' }),
+});
 
 export const goalNameParams = z.strictObject({ name: goalName });
 
@@ -134,36 +156,63 @@ export const goalSchema = z.object({
 
 export const goalListSchema = z.object({ goals: z.array(goalSchema) });
 
-export const timeseriesSchema = z.object({
-  from: z.string(),
-  to: z.string(),
-  series: z.array(
-    z.object({
-      goal_name: z.string(),
-      points: z.array(z.object({ date: z.string(), completions: z.number().int() })),
-      total: z.number().int(),
-      conversion_rate: z.number().optional().describe('With `include=conversion_rate`'),
-      value: z.number().int().optional().describe('With `include=value`'),
-    }),
-  ),
-  currency: z.string().optional().describe('With `include=value`: the site currency'),
-  unconverted: z
-    .array(z.object({ currency: z.string(), amount: z.number().int() }))
-    .optional()
-    .describe('With `include=value`'),
+/** `{goal}`, the answer of create, update and unarchive; each route adds its own example. */
+export const goalAnswerSchema = z.object({ goal: goalSchema });
+
+export const goalListAnswer = goalListSchema.meta({
+  description: 'The goals, by `sort_order` then `name`',
+  examples: [goalListExample],
 });
 
-export const propertiesSchema = z.object({
-  from: z.string(),
-  to: z.string(),
-  goal_name: z.string(),
-  properties: z.array(
-    z.object({
-      key: z.string(),
-      values: z.array(z.object({ value: z.string(), count: z.number().int() })),
-    }),
-  ),
+export const createdGoalAnswer = goalAnswerSchema.meta({
+  description: 'The new goal',
+  examples: [createdGoalExample],
 });
+
+export const updatedGoalAnswer = goalAnswerSchema.meta({
+  description: 'The goal as updated',
+  examples: [updatedGoalExample],
+});
+
+export const unarchivedGoalAnswer = goalAnswerSchema.meta({
+  description: 'The goal, active again (`archived_at` null)',
+  examples: [unarchivedGoalExample],
+});
+
+export const timeseriesSchema = z
+  .object({
+    from: z.string(),
+    to: z.string(),
+    series: z.array(
+      z.object({
+        goal_name: z.string(),
+        points: z.array(z.object({ date: z.string(), completions: z.number().int() })),
+        total: z.number().int(),
+        conversion_rate: z.number().optional().describe('With `include=conversion_rate`'),
+        value: z.number().int().optional().describe('With `include=value`'),
+      }),
+    ),
+    currency: z.string().optional().describe('With `include=value`: the site currency'),
+    unconverted: z
+      .array(z.object({ currency: z.string(), amount: z.number().int() }))
+      .optional()
+      .describe('With `include=value`'),
+  })
+  .meta({ description: 'Completions per day of each goal that fired', examples: [timeseriesExample] });
+
+export const propertiesSchema = z
+  .object({
+    from: z.string(),
+    to: z.string(),
+    goal_name: z.string(),
+    properties: z.array(
+      z.object({
+        key: z.string(),
+        values: z.array(z.object({ value: z.string(), count: z.number().int() })),
+      }),
+    ),
+  })
+  .meta({ description: 'The most common values of each property key', examples: [propertiesExample] });
 
 /** Every body the goals area answers with on failure (interface §7.1). */
 export const goalsErrorSchema = z

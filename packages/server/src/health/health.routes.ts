@@ -12,7 +12,15 @@ export function registerHealthRoutes(app: FastifyInstance, { database }: { datab
     '/healthz',
     {
       config: { limits: false },
-      schema: { tags: ['operations'], summary: 'The process is alive', response: { 200: status } },
+      schema: {
+        tags: ['operations'],
+        operationId: 'checkLiveness',
+        summary: 'The process is alive',
+        description:
+          'For a process manager: answers 200 as long as the process serves HTTP, without touching the ' +
+          'database. Public and never rate limited.',
+        response: { 200: status.meta({ description: 'Alive', examples: [{ status: 'ok' }] }) },
+      },
     },
     async () => ({ status: 'ok' as const }),
   );
@@ -23,8 +31,18 @@ export function registerHealthRoutes(app: FastifyInstance, { database }: { datab
       config: { limits: false },
       schema: {
         tags: ['operations'],
+        operationId: 'checkReadiness',
         summary: 'The database answers; 503 otherwise',
-        response: { 200: status, 503: status },
+        description:
+          'For a load balancer: 200 when the database answers a ping, 503 when it does not, so traffic goes ' +
+          'elsewhere until it is back. Public and never rate limited.',
+        response: {
+          200: status.meta({ description: 'Ready to serve', examples: [{ status: 'ok' }] }),
+          503: status.meta({
+            description: 'The database does not answer',
+            examples: [{ status: 'unavailable' }],
+          }),
+        },
       },
     },
     async (_request, reply) =>

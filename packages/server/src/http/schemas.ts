@@ -6,18 +6,30 @@ import { SITE_REF_PATTERN } from '../lib/ids.js';
 export const emailSchema = z
   .email({ error: 'must be an email address' })
   .max(254)
-  .transform((value) => value.toLowerCase());
+  .transform((value) => value.toLowerCase())
+  .meta({
+    description: 'An email address; compared and stored in lower case',
+    examples: ['maria@shop.example.com'],
+  });
 
 export const passwordSchema = z
   .string()
   .min(10, 'must be at least 10 characters')
-  .max(1024, 'must be at most 1024 characters');
+  .max(1024, 'must be at most 1024 characters')
+  .meta({ description: '10 to 1,024 characters', examples: ['correct-horse-battery-staple'] });
 
-export const scopeSchema = z.enum(SCOPES);
+export const scopeSchema = z
+  .enum(SCOPES)
+  .meta({ description: 'A permission of an API key', examples: ['stats:read'] });
 
-export const roleSchema = z.enum(['admin', 'member']);
+export const roleSchema = z.enum(['admin', 'member']).meta({
+  description: 'Admins manage members, keys and every site; members use the sites',
+  examples: ['member'],
+});
 
-export const uuidParam = z.uuid({ error: 'must be a UUID' });
+export const uuidParam = z
+  .uuid({ error: 'must be a UUID' })
+  .meta({ examples: ['3f6c1a52-8d4e-4b7a-9c21-5e8f0d2b7a64'] });
 
 /**
  * A whole number in a query string: digits only (no `1e2`, `0x10`, signs or blanks), from `min`
@@ -43,7 +55,8 @@ export const timestampSchema = z.iso
   .refine((value) => {
     const ms = Date.parse(value);
     return ms >= FIRST_INSTANT_MS && ms <= LAST_INSTANT_MS;
-  }, 'must fall within the years 0001 to 9999 (UTC)');
+  }, 'must fall within the years 0001 to 9999 (UTC)')
+  .meta({ description: 'An ISO-8601 timestamp with a time zone offset', examples: ['2026-03-14T09:26:53Z'] });
 
 /** `{error, message}` as our own account, sites and ingest routes answer; for the OpenAPI document. */
 export const codedErrorSchema = z
@@ -54,4 +67,7 @@ export const codedErrorSchema = z
 export const siteRefSchema = z
   .string()
   .regex(SITE_REF_PATTERN, 'must be a ttid_ snippet key (or, for a dashboard session, a site UUID)')
-  .describe('The site’s snippet key; a dashboard session may also pass the internal site UUID');
+  .meta({
+    description: 'The site’s snippet key; a dashboard session may also pass the internal site UUID',
+    examples: ['ttid_4kQp2ZrT9xVbN7mWcLs3Ed'],
+  });

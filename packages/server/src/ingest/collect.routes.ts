@@ -10,6 +10,7 @@ import { AppError } from '../http/errors.js';
 import { codedErrorSchema } from '../http/schemas.js';
 import { collectPayloadSchema } from './collect.schemas.js';
 import type { GeoLookup } from './geo.js';
+import { collectAcceptedExample } from './ingest.examples.js';
 import type { IngestService } from './ingest.service.js';
 
 export const INGEST_BODY_LIMIT_BYTES = 64 * 1024;
@@ -65,9 +66,11 @@ export function registerCollectRoutes(
           limits: deps.ratePerMinute > 0 ? { perIp: deps.ratePerMinute, ipGroup: 'collect' } : false,
         },
         schema: {
+          operationId: 'collectTrackerPayload',
           tags: ['ingest'],
           summary: "The tracker's endpoint: pageviews, events, identify and engagement",
           description:
+            'Public: the snippet key in `site` names the site, and no credential is needed. ' +
             'Send as `text/plain` (no CORS preflight) or `application/json`, at most 64 KiB. ' +
             '`eid` makes a retried request count once. Known bots are acknowledged and not stored. ' +
             'An unknown site key answers 404; a site scheduled for deletion answers 429 `quota_exceeded`; ' +
@@ -75,19 +78,30 @@ export function registerCollectRoutes(
           consumes: ['text/plain', 'application/json'],
           body: collectPayloadSchema,
           response: {
-            202: z.object({
-              accepted: z.boolean().describe('Whether the payload was stored'),
-              reason: z
-                .enum(['bot'])
-                .optional()
-                .describe(
-                  "Why it was not stored: `bot`, the user agent is missing or a known bot's (a headless browser's included)",
-                ),
-            }),
-            404: codedErrorSchema,
+            202: z
+              .object({
+                accepted: z.boolean().describe('Whether the payload was stored'),
+                reason: z
+                  .enum(['bot'])
+                  .optional()
+                  .describe(
+                    "Why it was not stored: `bot`, the user agent is missing or a known bot's (a headless browser's included)",
+                  ),
+              })
+              .meta({
+                description: 'Committed, or acknowledged and dropped',
+                examples: [collectAcceptedExample],
+              }),
+            404: codedErrorSchema.describe('`not_found`: no site has this snippet key'),
+            413: codedErrorSchema.describe('`payload_too_large`: the body is over 64 KiB'),
+            415: codedErrorSchema.describe(
+              '`unsupported_media_type`: the body is neither `text/plain` nor `application/json`',
+            ),
             422: codedErrorSchema,
-            429: codedErrorSchema,
-            503: codedErrorSchema,
+            429: codedErrorSchema.describe(
+              '`quota_exceeded`: the site is scheduled for deletion and takes no data; or `rate_limited`',
+            ),
+            503: codedErrorSchema.describe('`unavailable`: nothing was recorded; retry with the same `eid`'),
           },
         },
       },

@@ -4,6 +4,7 @@ import { GOAL_NAME_MAX, goalNameProblem } from '../goals/goal-names.js';
 import { timestampSchema } from '../http/schemas.js';
 import { SNIPPET_KEY_PATTERN } from '../lib/ids.js';
 import { isIsoCurrency } from '../lib/money.js';
+import { collectExamples, serverEventExamples } from './ingest.examples.js';
 
 const MAX_AMOUNT = 1_000_000_000_000;
 
@@ -61,85 +62,93 @@ const common = {
 /** The `type` of a payload: a literal, described for the OpenAPI document. */
 const typeOf = <T extends string>(type: T, description: string) => z.literal(type).describe(description);
 
-export const collectPayloadSchema = z.discriminatedUnion('type', [
-  z.strictObject({
-    type: typeOf(
-      'pageview',
-      'A page was shown: on load, and on each in-app navigation that changes the path or query',
-    ),
-    ...common,
-    ref: z
-      .string()
-      .max(4096)
-      .optional()
-      .describe(
-        'The referrer: `document.referrer` on the first pageview, the previous in-app URL after that; empty or absent when none. ' +
-          'It decides the source of a visit. Not the `?ref=` parameter, which is read from `url`',
+export const collectPayloadSchema = z
+  .discriminatedUnion('type', [
+    z.strictObject({
+      type: typeOf(
+        'pageview',
+        'A page was shown: on load, and on each in-app navigation that changes the path or query',
       ),
-  }),
-  z.strictObject({
-    type: typeOf('event', 'A custom event (`touchtrail.track`); its name is a goal'),
-    ...common,
+      ...common,
+      ref: z
+        .string()
+        .max(4096)
+        .optional()
+        .describe(
+          'The referrer: `document.referrer` on the first pageview, the previous in-app URL after that; empty or absent when none. ' +
+            'It decides the source of a visit. Not the `?ref=` parameter, which is read from `url`',
+        ),
+    }),
+    z.strictObject({
+      type: typeOf('event', 'A custom event (`touchtrail.track`); its name is a goal'),
+      ...common,
+      name: eventNameSchema.describe('The event (goal) name; a new name registers a goal'),
+      props: eventFields.properties,
+      value: eventFields.value,
+      currency: eventFields.currency,
+    }),
+    z.strictObject({
+      type: typeOf('identify', 'Links this visitor to a person (`touchtrail.identify`)'),
+      ...common,
+      uid: z
+        .string()
+        .trim()
+        .min(1)
+        .max(256)
+        .describe('Your id or the email of the person; only an HMAC of it is stored'),
+    }),
+    z.strictObject({
+      type: typeOf('engagement', 'Engaged time on a page, sent when the page is hidden or left'),
+      ...common,
+      engaged_ms: z
+        .number()
+        .int()
+        .min(0)
+        .max(86_400_000)
+        .describe('Milliseconds the page was visible and focused since the last report, at most one day'),
+    }),
+  ])
+  // zod leaves `examples` out of the request side of a schema that transforms; @fastify/swagger
+  // also reads named examples from `x-examples`, which zod keeps.
+  .meta({ 'x-examples': collectExamples });
+
+export type CollectPayload = z.infer<typeof collectPayloadSchema>;
+
+export const serverEventSchema = z
+  .strictObject({
+    site_id: snippetKey.describe("The site's `ttid_` snippet key"),
     name: eventNameSchema.describe('The event (goal) name; a new name registers a goal'),
-    props: eventFields.properties,
-    value: eventFields.value,
-    currency: eventFields.currency,
-  }),
-  z.strictObject({
-    type: typeOf('identify', 'Links this visitor to a person (`touchtrail.identify`)'),
-    ...common,
-    uid: z
+    visitor_id: opaqueId
+      .optional()
+      .describe('The visitor id from the visitor cookie (`touchtrail.getVisitorId()` in the browser)'),
+    user_id: z
       .string()
       .trim()
       .min(1)
       .max(256)
-      .describe('Your id or the email of the person; only an HMAC of it is stored'),
-  }),
-  z.strictObject({
-    type: typeOf('engagement', 'Engaged time on a page, sent when the page is hidden or left'),
-    ...common,
-    engaged_ms: z
-      .number()
-      .int()
-      .min(0)
-      .max(86_400_000)
-      .describe('Milliseconds the page was visible and focused since the last report, at most one day'),
-  }),
-]);
-
-export type CollectPayload = z.infer<typeof collectPayloadSchema>;
-
-export const serverEventSchema = z.strictObject({
-  site_id: snippetKey.describe("The site's `ttid_` snippet key"),
-  name: eventNameSchema.describe('The event (goal) name; a new name registers a goal'),
-  visitor_id: opaqueId
-    .optional()
-    .describe('The visitor id from the visitor cookie (`touchtrail.getVisitorId()` in the browser)'),
-  user_id: z
-    .string()
-    .trim()
-    .min(1)
-    .max(256)
-    .optional()
-    .describe('Your id of the signed-in person; with `visitor_id`, links that visitor to the person'),
-  email: z
-    .email()
-    .max(254)
-    .optional()
-    .describe(
-      'Only an HMAC of it is stored. Names the person when `user_id` is absent; with `visitor_id`, it also links the visitor, so a payment that carries only this email finds their visits',
-    ),
-  properties: eventFields.properties,
-  value: eventFields.value,
-  currency: eventFields.currency,
-  event_id: z
-    .string()
-    .regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1 to 128 characters of A-Z, a-z, 0-9 and . _ : -')
-    .optional()
-    .describe('Your id of the event (an order id, say): a post with an id already held counts once'),
-  timestamp: timestampSchema
-    .optional()
-    .describe('When it happened; default: when received. At most 24 hours ahead'),
-});
+      .optional()
+      .describe('Your id of the signed-in person; with `visitor_id`, links that visitor to the person'),
+    email: z
+      .email()
+      .max(254)
+      .optional()
+      .describe(
+        'Only an HMAC of it is stored. Names the person when `user_id` is absent; with `visitor_id`, it also links the visitor, so a payment that carries only this email finds their visits',
+      ),
+    properties: eventFields.properties,
+    value: eventFields.value,
+    currency: eventFields.currency,
+    event_id: z
+      .string()
+      .regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1 to 128 characters of A-Z, a-z, 0-9 and . _ : -')
+      .optional()
+      .describe('Your id of the event (an order id, say): a post with an id already held counts once'),
+    timestamp: timestampSchema
+      .optional()
+      .describe('When it happened; default: when received. At most 24 hours ahead'),
+  })
+  // zod leaves `examples` out of the request side of a schema that transforms; @fastify/swagger
+  // also reads named examples from `x-examples`, which zod keeps.
+  .meta({ 'x-examples': serverEventExamples });
 
 export type ServerEvent = z.infer<typeof serverEventSchema>;

@@ -13,6 +13,14 @@ import { mailFailureFields } from '../mail/mailer.js';
 import { MAX_TOKEN_LENGTH } from '../mail/one-time-link.js';
 import type { Services } from '../services.js';
 import { setSessionCookie } from '../sessions/session-cookie.js';
+import {
+  ACCEPT_INVITATION_EXAMPLE,
+  ACCEPTED_INVITATION_EXAMPLE,
+  INVITATION_ID_EXAMPLE,
+  INVITATION_LIST_EXAMPLE,
+  INVITE_EXAMPLE,
+  INVITED_EXAMPLE,
+} from './invitations.examples.js';
 
 const AUTH: RouteAuth = { accepts: ['key', 'session'], scope: 'config:write' };
 const ADMIN_CONFIG = { area: 'account', auth: AUTH, limits: { perCredential: 60 } } as const;
@@ -33,9 +41,9 @@ export function registerInvitationRoutes(app: FastifyInstance, deps: { services:
   const r = app.withTypeProvider<ZodTypeProvider>();
   const errors = {
     401: codedErrorSchema,
-    403: codedErrorSchema,
-    404: codedErrorSchema,
-    409: codedErrorSchema,
+    403: codedErrorSchema.describe(
+      '`forbidden`: not an admin; `insufficient_scope`: the key lacks `config:write`',
+    ),
   };
 
   r.post(
@@ -44,14 +52,23 @@ export function registerInvitationRoutes(app: FastifyInstance, deps: { services:
       config: ADMIN_CONFIG,
       schema: {
         tags: ['account'],
+        operationId: 'createInvitation',
         summary: 'Invite a person by email with a role; the one-time link is valid 7 days',
         description:
           'With SMTP configured the link is emailed; `link` is in the answer only when no email was sent ' +
-          '(no SMTP, or sending failed). Inviting an email with a pending invitation replaces it.',
-        body: z.strictObject({ email: emailSchema, role: roleSchema }),
+          '(no SMTP, or sending failed). Inviting an email with a pending invitation replaces it. Admins ' +
+          'only: a session, or a key with `config:write` whose creator is still an admin.',
+        body: z.strictObject({ email: emailSchema, role: roleSchema }).meta({ examples: [INVITE_EXAMPLE] }),
         response: {
-          201: invitationSchema.omit({ created_at: true }).extend({ link: z.string().optional() }),
+          201: invitationSchema
+            .omit({ created_at: true })
+            .extend({ link: z.string().optional().describe('The one-time link, when no email was sent') })
+            .meta({ description: 'The invitation', examples: [INVITED_EXAMPLE] }),
           ...errors,
+          409: codedErrorSchema.describe(
+            '`email_taken`: a person with this email already exists; `conflict`: the same email was invited at ' +
+              'the same moment (retry)',
+          ),
         },
       },
     },
@@ -69,8 +86,17 @@ export function registerInvitationRoutes(app: FastifyInstance, deps: { services:
       config: ADMIN_CONFIG,
       schema: {
         tags: ['account'],
+        operationId: 'listInvitations',
         summary: 'List pending invitations (not accepted, revoked or expired), newest first',
-        response: { 200: z.object({ invitations: z.array(invitationSchema) }), ...errors },
+        description:
+          'The invitations still waiting for an answer, newest first; never their links. Admins only, as for ' +
+          'inviting.',
+        response: {
+          200: z
+            .object({ invitations: z.array(invitationSchema) })
+            .meta({ description: 'The pending invitations', examples: [INVITATION_LIST_EXAMPLE] }),
+          ...errors,
+        },
       },
     },
     async (request) => ({ invitations: await invitations.list(principalOf(request)) }),
@@ -82,9 +108,21 @@ export function registerInvitationRoutes(app: FastifyInstance, deps: { services:
       config: ADMIN_CONFIG,
       schema: {
         tags: ['account'],
+        operationId: 'revokeInvitation',
         summary: 'Revoke an invitation; its link stops working',
-        params: z.strictObject({ invitationId: uuidParam }),
-        response: { 204: z.null().describe('Revoked'), ...errors },
+        description:
+          'Its link stops working at once; revoking one again is fine. Admins only, as for inviting.',
+        params: z.strictObject({
+          invitationId: uuidParam.meta({
+            description: 'The invitation’s `id`',
+            examples: [INVITATION_ID_EXAMPLE],
+          }),
+        }),
+        response: {
+          204: z.null().describe('Revoked'),
+          ...errors,
+          404: codedErrorSchema.describe('No invitation with this id in the account'),
+        },
       },
     },
     async (request, reply) => {
@@ -99,15 +137,25 @@ export function registerInvitationRoutes(app: FastifyInstance, deps: { services:
       config: { area: 'account', limits: ACCEPT_LIMITS },
       schema: {
         tags: ['account'],
+        operationId: 'acceptInvitation',
         summary: 'Accept an invitation with a password; creates the member and signs them in',
-        body: z.strictObject({
-          token: z.string().min(1).max(MAX_TOKEN_LENGTH),
-          password: passwordSchema,
-        }),
+        description:
+          'Public: the token from the link (after `#token=`) is the credential. Creates the person with the ' +
+          'invited email and role and this password, and sets the session cookie. To join through the OpenID ' +
+          'Connect provider instead, open `/v1/auth/oidc/start?invitation=<token>`.',
+        body: z
+          .strictObject({
+            token: z.string().min(1).max(MAX_TOKEN_LENGTH).describe('The token of the invitation link'),
+            password: passwordSchema,
+          })
+          .meta({ examples: [ACCEPT_INVITATION_EXAMPLE] }),
         response: {
-          201: z.object({ user_id: z.uuid(), account_id: z.uuid(), role: roleSchema }),
-          400: codedErrorSchema,
-          409: codedErrorSchema,
+          201: z.object({ user_id: z.uuid(), account_id: z.uuid(), role: roleSchema }).meta({
+            description: 'Joined and signed in (session cookie set)',
+            examples: [ACCEPTED_INVITATION_EXAMPLE],
+          }),
+          400: codedErrorSchema.describe('`invalid_token`: the link is unknown, used, revoked or expired'),
+          409: codedErrorSchema.describe('`email_taken`: a person with this email already exists'),
         },
       },
     },

@@ -11,6 +11,7 @@ import { SESSION_COOKIE } from '../http/authenticate.js';
 import { MAX_TOKEN_LENGTH } from '../mail/one-time-link.js';
 import type { Services } from '../services.js';
 import { clearSessionCookie, setSessionCookie } from '../sessions/session-cookie.js';
+import { PROVIDERS_EXAMPLE } from './oidc.examples.js';
 import { OIDC_START_VALID_MS } from './oidc.service.js';
 import { OidcSignInError } from './oidc-errors.js';
 import { sendFailurePage } from './oidc-page.js';
@@ -45,12 +46,23 @@ export function registerOidcRoutes(app: FastifyInstance, deps: { services: Servi
       config: { area: 'account' },
       schema: {
         tags: ['account'],
+        operationId: 'listSignInProviders',
         summary: 'The ways to sign in: the password, and the OpenID Connect provider when one is set',
+        description:
+          'Public, for the sign-in page: password sign-in is always offered; `oidc` names the configured ' +
+          'OpenID Connect provider and the URL that starts signing in with it, or is null when none is set.',
         response: {
-          200: z.object({
-            password: z.literal(true),
-            oidc: z.object({ name: z.string(), start_url: z.string() }).nullable(),
-          }),
+          200: z
+            .object({
+              password: z.literal(true),
+              oidc: z
+                .object({
+                  name: z.string().describe('The provider’s name, for the button'),
+                  start_url: z.string().describe('Navigate the browser here to sign in with the provider'),
+                })
+                .nullable(),
+            })
+            .meta({ description: 'The ways to sign in', examples: [PROVIDERS_EXAMPLE] }),
         },
       },
     },
@@ -63,14 +75,26 @@ export function registerOidcRoutes(app: FastifyInstance, deps: { services: Servi
       config: { area: 'account' },
       schema: {
         tags: ['account'],
+        operationId: 'startOidcSignIn',
         summary: 'Start signing in with the OpenID Connect provider (a browser navigation)',
         description:
-          'Answers 302 to the provider (authorization code with PKCE S256, state and nonce) and sets a ' +
+          'Public. Answers 302 to the provider (authorization code with PKCE S256, state and nonce) and sets a ' +
           'sealed 10-minute cookie for the callback. `invitation` carries an invitation token: the ' +
           "person then joins if the provider's verified email is the invited one. 404 (an HTML page) " +
           'when no provider is set, 502 when the provider cannot be reached.',
-        querystring: z.strictObject({ invitation: z.string().min(1).max(MAX_TOKEN_LENGTH).optional() }),
-        response: { 302: z.null().describe('To the provider’s authorization endpoint') },
+        querystring: z.strictObject({
+          invitation: z
+            .string()
+            .min(1)
+            .max(MAX_TOKEN_LENGTH)
+            .optional()
+            .describe('An invitation token, to join the account by signing in with the provider'),
+        }),
+        response: {
+          302: z
+            .null()
+            .describe('`Location`: the provider’s authorization endpoint; the `tt_oidc` start cookie is set'),
+        },
       },
     },
     async (request, reply) => {
@@ -90,13 +114,15 @@ export function registerOidcRoutes(app: FastifyInstance, deps: { services: Servi
       config: { area: 'account' },
       schema: {
         tags: ['account'],
+        operationId: 'finishOidcSignIn',
         summary: "The provider's redirect back: signs the person in (a browser navigation)",
         description:
-          'Takes the query the provider sends (`code`, `state`, `iss`, or `error`). On success sets the ' +
+          'Public; the provider sends the browser here. Takes the query the provider sends (`code`, `state`, ' +
+          '`iss`, or `error`) and the start cookie. On success sets the ' +
           'session cookie and answers 302 to `/`. Every failure is a small HTML page with a link back ' +
           'to `/`: 400 (expired or foreign start, wrong or replayed state, failed ID token check, ' +
           'provider refusal, bad invitation), 403 (unverified email, not a member), 502 (provider down).',
-        response: { 302: z.null().describe('Signed in: to `/`, with the session cookie') },
+        response: { 302: z.null().describe('Signed in: `Location: /`, with the session cookie set') },
       },
     },
     async (request, reply) => {
@@ -122,13 +148,18 @@ export function registerOidcRoutes(app: FastifyInstance, deps: { services: Servi
       config: { area: 'account' },
       schema: {
         tags: ['account'],
+        operationId: 'logoutWithOidc',
         summary: 'Sign out, through the provider when the session began there (a browser navigation)',
         description:
-          "Ends the session and answers 302: to the provider's logout (`end_session_endpoint`, with " +
+          "Public. Ends the session and answers 302: to the provider's logout (`end_session_endpoint`, with " +
           '`id_token_hint` and `post_logout_redirect_uri` = PUBLIC_URL + `/`) when the session began ' +
           'there and the provider offers one, else to `/`. A navigation from another site ' +
           '(`Sec-Fetch-Site: cross-site`) signs nobody out.',
-        response: { 302: z.null().describe('To the provider’s logout, or to `/`') },
+        response: {
+          302: z
+            .null()
+            .describe('`Location`: the provider’s logout endpoint, or `/`; the session cookie is cleared'),
+        },
       },
     },
     async (request, reply) => {

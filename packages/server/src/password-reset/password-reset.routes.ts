@@ -12,6 +12,12 @@ import { codedErrorSchema, emailSchema, passwordSchema, uuidParam } from '../htt
 import { mailFailureFields } from '../mail/mailer.js';
 import { MAX_TOKEN_LENGTH } from '../mail/one-time-link.js';
 import type { Services } from '../services.js';
+import {
+  CONFIRM_RESET_EXAMPLE,
+  MEMBER_ID_EXAMPLE,
+  MEMBER_RESET_LINK_EXAMPLE,
+  REQUEST_RESET_EXAMPLE,
+} from './password-reset.examples.js';
 
 const AUTH: RouteAuth = { accepts: ['key', 'session'], scope: 'config:write' };
 /** Both public routes share one budget per address (DESIGN §8: reset attempts, 10 a minute). */
@@ -35,12 +41,14 @@ export function registerPasswordResetRoutes(
       config: { area: 'account', limits: REQUEST_LIMITS },
       schema: {
         tags: ['account'],
+        operationId: 'requestPasswordReset',
         summary: 'Ask for a password reset link by email; 202 whether or not the email has an account',
         description:
-          'With SMTP configured, a one-time link valid 1 hour is emailed to the address if it belongs to ' +
-          'someone; without SMTP nothing is sent (an admin can create the link instead).',
-        body: z.strictObject({ email: emailSchema }),
-        response: { 202: z.null().describe('Accepted') },
+          'Public. With SMTP configured, a one-time link valid 1 hour is emailed to the address if it belongs to ' +
+          'someone; without SMTP nothing is sent (an admin can create the link instead). The answer is the ' +
+          'same for a known and an unknown email.',
+        body: z.strictObject({ email: emailSchema }).meta({ examples: [REQUEST_RESET_EXAMPLE] }),
+        response: { 202: z.null().describe('Accepted: a link is emailed if the address belongs to someone') },
       },
     },
     async (request, reply) => {
@@ -58,12 +66,21 @@ export function registerPasswordResetRoutes(
       config: { area: 'account', limits: PUBLIC_LIMITS },
       schema: {
         tags: ['account'],
+        operationId: 'confirmPasswordReset',
         summary: "Set a new password with a reset link's token; ends every session of the person",
-        body: z.strictObject({
-          token: z.string().min(1).max(MAX_TOKEN_LENGTH),
-          password: passwordSchema,
-        }),
-        response: { 204: z.null().describe('Password set'), 400: codedErrorSchema },
+        description:
+          'Public: the token from the link (after `#token=`) is the credential, good once within its hour. ' +
+          'Sets the new password (at least 10 characters) and signs the person out everywhere.',
+        body: z
+          .strictObject({
+            token: z.string().min(1).max(MAX_TOKEN_LENGTH).describe('The token of the reset link'),
+            password: passwordSchema,
+          })
+          .meta({ examples: [CONFIRM_RESET_EXAMPLE] }),
+        response: {
+          204: z.null().describe('Password set'),
+          400: codedErrorSchema.describe('`invalid_token`: the link is unknown, used, revoked or expired'),
+        },
       },
     },
     async (request, reply) => {
@@ -78,16 +95,27 @@ export function registerPasswordResetRoutes(
       config: { area: 'account', auth: AUTH, limits: { perCredential: 60 } },
       schema: {
         tags: ['account'],
+        operationId: 'createMemberPasswordReset',
         summary: "Create a member's one-time password reset link, valid 1 hour",
         description:
           'Without SMTP the answer carries the link for the admin to pass on. With SMTP the link is ' +
-          'emailed to the member and `link` is left out (present again if sending failed).',
-        params: z.strictObject({ userId: uuidParam }),
+          'emailed to the member and `link` is left out (present again if sending failed). Admins only: a ' +
+          'session, or a key with `config:write` whose creator is still an admin.',
+        params: z.strictObject({
+          userId: uuidParam.meta({ description: 'The person’s `user_id`', examples: [MEMBER_ID_EXAMPLE] }),
+        }),
         response: {
-          201: z.object({ link: z.string().optional(), expires_at: z.string() }),
+          201: z
+            .object({
+              link: z.string().optional().describe('The one-time link, when no email was sent'),
+              expires_at: z.string(),
+            })
+            .meta({ description: 'The link is made', examples: [MEMBER_RESET_LINK_EXAMPLE] }),
           401: codedErrorSchema,
-          403: codedErrorSchema,
-          404: codedErrorSchema,
+          403: codedErrorSchema.describe(
+            '`forbidden`: not an admin; `insufficient_scope`: the key lacks `config:write`',
+          ),
+          404: codedErrorSchema.describe('No person with this id in the account'),
         },
       },
     },

@@ -18,6 +18,7 @@ const PAYMENTS_PER_KEY_PER_MINUTE = 6000;
 const PAYMENTS_PER_IP_PER_MINUTE = 12_000;
 
 const DESCRIPTION = [
+  'Needs an API key with `ingest:write`; server to server only (no CORS).',
   'Records a payment, a free trial (`amount` 0, or below the smallest unit of the currency, or `is_free_trial`), a renewal or a refund, and attributes it',
   'to a source by matching the buyer’s visits: `visitor_id` first, then the `email` hash against the',
   'person’s visits (including those before sign-in), else unattributed; look-back 30 days from `timestamp`.',
@@ -61,6 +62,7 @@ export function registerPaymentRoutes(app: FastifyInstance, { payments }: { paym
         throw await payments.explainFailure(error);
       },
       schema: {
+        operationId: 'recordPayment',
         tags: ['payments'],
         summary: 'Record a payment, trial, renewal or refund from your server',
         description: DESCRIPTION,

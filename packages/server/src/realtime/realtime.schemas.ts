@@ -1,27 +1,10 @@
 /** Query and answer of `GET /v1/stats/realtime`; the descriptions are the endpoint's documentation. */
 import { z } from 'zod';
 import { siteRefSchema } from '../http/schemas.js';
+import { realtimeExample } from './realtime.examples.js';
 
 export const realtimeQuery = z.strictObject({
   site_id: siteRefSchema,
-});
-
-const EXAMPLE_NOW = '2026-11-25T14:12:31.204Z';
-const EXAMPLE_COUNTS = [
-  [3, 2],
-  [0, 0],
-  [1, 1],
-  [5, 3],
-];
-
-/** The example's 30 minutes up to EXAMPLE_NOW, the last few busy. */
-const examplePerMinute = Array.from({ length: 30 }, (_, i) => {
-  const [pageviews, visitors] = EXAMPLE_COUNTS[i - 26] ?? [0, 0];
-  return {
-    minute: new Date(Date.parse('2026-11-25T13:43:00Z') + i * 60_000).toISOString(),
-    pageviews,
-    visitors,
-  };
 });
 
 export const realtimeAnswerSchema = z
@@ -65,21 +48,4 @@ export const realtimeAnswerSchema = z
       ),
     as_of: z.string().describe('“Now” as the server counted it, ISO 8601'),
   })
-  .meta({
-    examples: [
-      {
-        visitors: 4,
-        pages: [
-          { page: '/pricing', visitors: 2 },
-          { page: '/', visitors: 1 },
-        ],
-        sources: [
-          { channel: 'ai', ai_source: 'chatgpt', visitors: 2 },
-          { channel: 'search', ai_source: null, visitors: 1 },
-          { channel: 'direct', ai_source: null, visitors: 1 },
-        ],
-        per_minute: examplePerMinute,
-        as_of: EXAMPLE_NOW,
-      },
-    ],
-  });
+  .meta({ description: 'Who is on the site now, and the last 30 minutes', examples: [realtimeExample] });

@@ -17,10 +17,11 @@ export function registerRevenueRoutes(app: FastifyInstance, { revenue }: { reven
     {
       config: { area: 'sites', auth: { accepts: ['key', 'session'], scope: 'stats:read' }, limits: READS },
       schema: {
+        operationId: 'getRevenue',
         tags: ['revenue'],
         summary: 'Attributed revenue per day and per credited source, net of refunds',
         description:
-          'Sums the credits the attribution worker stored for each payment under `attribution_model` ' +
+          'Needs `stats:read`. Sums the credits the attribution worker stored for each payment under `attribution_model` ' +
           '(payments appear once attributed, usually within seconds). `gross` is what was paid, `refunded` ' +
           'what was refunded on that day (subtracted from the source the payment was credited to), `net` the ' +
           'difference: attributed revenue is net of refunds, conversion counts are gross. Payments no visit ' +

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ATTRIBUTION_MODELS } from '../attribution/models.js';
 import { codedErrorSchema, siteRefSchema } from '../http/schemas.js';
 import { daySchema } from '../lib/day-window.js';
+import { revenueReportExample } from './revenue.examples.js';
 import { REVENUE_DEFAULT_DAYS, REVENUE_MAX_DAYS } from './revenue.service.js';
 
 export const revenueQuery = z.strictObject({
@@ -68,12 +69,13 @@ export const revenueReportSchema = z
       'minor unit; totals are summed before rounding. Other currencies are converted through the euro at the ECB ' +
       'reference rate of the day (or the most recent earlier one). Refunds count on the day they were posted, ' +
       'so past days never change and a day may be negative.',
-  );
+  )
+  .meta({ examples: [revenueReportExample] });
 
 export const revenueErrorSchemas = {
   401: codedErrorSchema,
   403: codedErrorSchema,
-  404: codedErrorSchema,
+  404: codedErrorSchema.describe('`not_found`: the site is out of the credential’s reach'),
   422: codedErrorSchema,
   429: codedErrorSchema,
 };

@@ -20,7 +20,9 @@ import {
   setSessionCookie,
 } from '../sessions/session-cookie.js';
 import { sessionOf } from '../sessions/session-list.routes.js';
+import { SIGNED_IN_EXAMPLE } from '../sessions/sessions.examples.js';
 import { signedInSchema } from '../sessions/sessions.routes.js';
+import { RECOVERY_CODES_EXAMPLE, TOTP_CODE_EXAMPLE, TOTP_SETUP_EXAMPLE } from './second-factor.examples.js';
 
 const totpCode = z.string().regex(/^\d{6}$/, 'must be the 6-digit code from the authenticator app');
 const codeOrRecoveryCode = z.string().min(1).max(64).describe('A 6-digit code, or one of the recovery codes');
@@ -39,7 +41,14 @@ const secondFactorBody = z
       });
     }
   })
-  .describe('Exactly one of `code` (from the app) and `recovery_code`');
+  .meta({
+    description: 'Exactly one of `code` (from the app) and `recovery_code`',
+    examples: [TOTP_CODE_EXAMPLE],
+  });
+
+const wrongCode = codedErrorSchema.describe(
+  '`invalid_code` (field `code`): the code is wrong, expired or already used',
+);
 
 export function registerSecondFactorRoutes(
   app: FastifyInstance,
@@ -60,15 +69,24 @@ export function registerSecondFactorRoutes(
       config: { ...self, limits: { perCredential: 60 } },
       schema: {
         tags: ['account'],
+        operationId: 'startTotpSetup',
         summary: 'Start setting up a TOTP second factor; pending until confirmed',
-        description: 'A new call replaces a pending secret. The secret is shown only here.',
+        description:
+          'Makes a new authenticator secret for the signed-in person, shown only here (as a QR-code URI and ' +
+          'as text); sign-in asks for codes only once POST /v1/auth/totp/confirm succeeds. A new call replaces ' +
+          'a pending secret. A dashboard session only.',
         response: {
-          200: z.object({
-            otpauth_uri: z.string(),
-            secret: z.string().describe('Base32, for typing into an app'),
-          }),
+          200: z
+            .object({
+              otpauth_uri: z.string().describe('For a QR code an authenticator app scans'),
+              secret: z.string().describe('Base32, for typing into an app'),
+            })
+            .meta({ description: 'The pending secret', examples: [TOTP_SETUP_EXAMPLE] }),
           401: codedErrorSchema,
-          409: codedErrorSchema,
+          409: codedErrorSchema.describe(
+            '`second_factor_enrolled`: a second factor is already set up; `password_required`: the person ' +
+              'has no password (signs in through OpenID Connect only)',
+          ),
         },
       },
     },
@@ -81,14 +99,24 @@ export function registerSecondFactorRoutes(
       config: { ...self, limits: codeAttempts('totp-confirm') },
       schema: {
         tags: ['account'],
+        operationId: 'confirmTotpSetup',
         summary:
           'Confirm the second factor with a first code; answers 10 one-time recovery codes, shown once',
-        body: z.strictObject({ code: totpCode }),
+        description:
+          'A first code from the app turns the pending secret on: from now on sign-in asks for a code. The ' +
+          'answer holds 10 recovery codes, each good once, for a lost phone; they are shown only here. A ' +
+          'dashboard session only; wrong codes count like sign-in attempts.',
+        body: z.strictObject({ code: totpCode }).meta({ examples: [TOTP_CODE_EXAMPLE] }),
         response: {
-          200: z.object({ recovery_codes: z.array(z.string()).length(10) }),
+          200: z
+            .object({ recovery_codes: z.array(z.string()).length(10) })
+            .meta({ description: 'The second factor is on', examples: [RECOVERY_CODES_EXAMPLE] }),
           401: codedErrorSchema,
-          403: codedErrorSchema,
-          409: codedErrorSchema,
+          403: wrongCode,
+          409: codedErrorSchema.describe(
+            '`second_factor_not_enrolled`: no pending secret (call POST /v1/auth/totp first); ' +
+              '`second_factor_enrolled`: already confirmed',
+          ),
         },
       },
     },
@@ -101,9 +129,19 @@ export function registerSecondFactorRoutes(
       config: { ...self, limits: codeAttempts('totp-remove') },
       schema: {
         tags: ['account'],
+        operationId: 'removeTotp',
         summary: 'Remove the second factor, with a current code or a recovery code',
-        body: z.strictObject({ code: codeOrRecoveryCode }),
-        response: { 204: z.null(), 401: codedErrorSchema, 403: codedErrorSchema, 409: codedErrorSchema },
+        description:
+          'Turns the second factor off after one more proof, a code from the app or an unused recovery code; ' +
+          'sign-in then asks for the password alone. A dashboard session only; wrong codes count like sign-in ' +
+          'attempts.',
+        body: z.strictObject({ code: codeOrRecoveryCode }).meta({ examples: [TOTP_CODE_EXAMPLE] }),
+        response: {
+          204: z.null().describe('Removed'),
+          401: codedErrorSchema,
+          403: wrongCode,
+          409: codedErrorSchema.describe('`second_factor_not_enrolled`: there is no second factor to remove'),
+        },
       },
     },
     async (request, reply) => {
@@ -132,10 +170,22 @@ export function registerSecondFactorRoutes(
       },
       schema: {
         tags: ['account'],
+        operationId: 'verifySecondFactor',
         summary: 'Finish a sign-in with a TOTP code or a recovery code; sets the session cookie',
-        description: 'Needs the pending sign-in cookie that POST /v1/auth/login set (valid 5 minutes).',
+        description:
+          'Needs the pending sign-in cookie that POST /v1/auth/login set (valid 5 minutes); send exactly one ' +
+          'of `code` and `recovery_code`. A recovery code works once. Attempts count per address and per person.',
         body: secondFactorBody,
-        response: { 200: signedInSchema, 401: codedErrorSchema },
+        response: {
+          200: signedInSchema.meta({
+            description: 'Signed in (session cookie set)',
+            examples: [SIGNED_IN_EXAMPLE],
+          }),
+          401: codedErrorSchema.describe(
+            '`invalid_code`: the code is wrong, expired or used; `sign_in_expired`: no pending sign-in, or it ' +
+              'expired (sign in again)',
+          ),
+        },
       },
     },
     async (request, reply) => {

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { SIGN_IN_PER_ACCOUNT_PER_MINUTE } from '../http/rate-limit.js';
 import { codedErrorSchema, passwordSchema } from '../http/schemas.js';
 import { sessionOf } from './session-list.routes.js';
+import { CHANGE_PASSWORD_EXAMPLE } from './sessions.examples.js';
 import type { SessionsService } from './sessions.service.js';
 
 export function registerPasswordChangeRoute(app: FastifyInstance, sessions: SessionsService) {
@@ -29,9 +30,21 @@ export function registerPasswordChangeRoute(app: FastifyInstance, sessions: Sess
       },
       schema: {
         tags: ['account'],
+        operationId: 'changePassword',
         summary: 'Change your password; ends your other sessions',
-        body: z.strictObject({ current_password: z.string().min(1).max(1024), new_password: passwordSchema }),
-        response: { 204: z.null(), 401: codedErrorSchema, 403: codedErrorSchema },
+        description:
+          'The signed-in person sets a new password (at least 10 characters), giving the current one; their ' +
+          'other sessions end and this one stays. A dashboard session only. Attempts count like sign-in attempts.',
+        body: z
+          .strictObject({ current_password: z.string().min(1).max(1024), new_password: passwordSchema })
+          .meta({ examples: [CHANGE_PASSWORD_EXAMPLE] }),
+        response: {
+          204: z.null().describe('Password changed'),
+          401: codedErrorSchema,
+          403: codedErrorSchema.describe(
+            '`invalid_credentials` (field `current_password`): the current password is wrong',
+          ),
+        },
       },
     },
     async (request, reply) => {

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { principalOf, SESSION_COOKIE } from '../http/authenticate.js';
 import { codedErrorSchema, uuidParam } from '../http/schemas.js';
+import { SESSION_ID_EXAMPLE, SESSION_LIST_EXAMPLE } from './sessions.examples.js';
 import type { SessionsService } from './sessions.service.js';
 
 const CONFIG = { area: 'account', auth: { accepts: ['session'] }, limits: { perCredential: 60 } } as const;
@@ -36,8 +37,17 @@ export function registerSessionListRoutes(app: FastifyInstance, sessions: Sessio
       config: CONFIG,
       schema: {
         tags: ['account'],
+        operationId: 'listSignInSessions',
         summary: "The signed-in person's sessions, most recently used first",
-        response: { 200: z.object({ sessions: z.array(sessionSchema) }), 401: codedErrorSchema },
+        description:
+          'The dashboard sign-ins of the person making the request (not visitor sessions), most recently used ' +
+          'first, with the browser each began in; `current` marks this one. A dashboard session only.',
+        response: {
+          200: z
+            .object({ sessions: z.array(sessionSchema) })
+            .meta({ description: 'Your sessions', examples: [SESSION_LIST_EXAMPLE] }),
+          401: codedErrorSchema,
+        },
       },
     },
     async (request) => {
@@ -52,9 +62,19 @@ export function registerSessionListRoutes(app: FastifyInstance, sessions: Sessio
       config: CONFIG,
       schema: {
         tags: ['account'],
+        operationId: 'endSignInSession',
         summary: 'End one of your sessions (it is signed out)',
-        params: z.strictObject({ id: uuidParam }),
-        response: { 204: z.null(), 401: codedErrorSchema, 404: codedErrorSchema },
+        description:
+          'Signs one of your own sessions out, for example a browser left signed in elsewhere; it may be this ' +
+          'one. A dashboard session only.',
+        params: z.strictObject({
+          id: uuidParam.meta({ description: 'The session’s `id`', examples: [SESSION_ID_EXAMPLE] }),
+        }),
+        response: {
+          204: z.null().describe('Ended'),
+          401: codedErrorSchema,
+          404: codedErrorSchema.describe('No session of yours with this id'),
+        },
       },
     },
     async (request, reply) => {
@@ -69,8 +89,10 @@ export function registerSessionListRoutes(app: FastifyInstance, sessions: Sessio
       config: CONFIG,
       schema: {
         tags: ['account'],
+        operationId: 'endOtherSignInSessions',
         summary: 'End all your sessions but this one',
-        response: { 204: z.null(), 401: codedErrorSchema },
+        description: 'Signs you out everywhere else; this session stays. A dashboard session only.',
+        response: { 204: z.null().describe('Ended'), 401: codedErrorSchema },
       },
     },
     async (request, reply) => {

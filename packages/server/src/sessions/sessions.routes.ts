@@ -10,6 +10,7 @@ import type { SecondFactorService } from '../second-factor/second-factor.service
 import { registerPasswordChangeRoute } from './password-change.routes.js';
 import { clearSessionCookie, setPendingSignInCookie, setSessionCookie } from './session-cookie.js';
 import { registerSessionListRoutes } from './session-list.routes.js';
+import { LOGIN_EXAMPLE, ME_EXAMPLE, SIGNED_IN_EXAMPLE } from './sessions.examples.js';
 import type { SessionsService } from './sessions.service.js';
 
 /** What a completed sign-in answers, with a password alone or after the second factor. */
@@ -42,14 +43,21 @@ export function registerSessionRoutes(
       },
       schema: {
         tags: ['account'],
+        operationId: 'login',
         summary: 'Sign in with email and password; sets the session cookie',
         description:
-          'With a second factor set up, answers `{second_factor_required: true}` and sets a pending ' +
-          'sign-in cookie (5 minutes) instead; POST /v1/auth/login/second-factor then gives the session.',
-        body: z.strictObject({ email: emailSchema, password: z.string().min(1).max(1024) }),
+          'Public. Sets the HttpOnly session cookie `tt_session` for the dashboard. With a second factor set ' +
+          'up, answers `{second_factor_required: true}` and sets a pending sign-in cookie (5 minutes) instead; ' +
+          'POST /v1/auth/login/second-factor then gives the session. Attempts count per address and per account.',
+        body: z
+          .strictObject({ email: emailSchema, password: z.string().min(1).max(1024) })
+          .meta({ examples: [LOGIN_EXAMPLE] }),
         response: {
-          200: z.union([signedInSchema, z.object({ second_factor_required: z.literal(true) })]),
-          401: codedErrorSchema,
+          200: z.union([signedInSchema, z.object({ second_factor_required: z.literal(true) })]).meta({
+            description: 'Signed in (session cookie set), or a second factor is asked for',
+            examples: [SIGNED_IN_EXAMPLE],
+          }),
+          401: codedErrorSchema.describe('`invalid_credentials`: wrong email or password'),
         },
       },
     },
@@ -69,7 +77,15 @@ export function registerSessionRoutes(
     '/v1/auth/logout',
     {
       config: { area: 'account' },
-      schema: { tags: ['account'], summary: 'Sign out; ends the session', response: { 204: z.null() } },
+      schema: {
+        tags: ['account'],
+        operationId: 'logout',
+        summary: 'Sign out; ends the session',
+        description:
+          'Ends the session of the `tt_session` cookie, if there is one, and clears the cookie. Always 204, ' +
+          'signed in or not. To sign out through the OpenID Connect provider, navigate to /v1/auth/oidc/logout.',
+        response: { 204: z.null().describe('Signed out') },
+      },
     },
     async (request, reply) => {
       const token = request.cookies[SESSION_COOKIE];
@@ -85,23 +101,29 @@ export function registerSessionRoutes(
       config: { area: 'account', auth: { accepts: ['session'] } },
       schema: {
         tags: ['account'],
+        operationId: 'getMe',
         summary: 'The signed-in person, their role and account',
+        description:
+          'Who the dashboard session belongs to: the person, whether they use a second factor, their role ' +
+          'and their account with its plan and site limit. A dashboard session only; a key gets 401.',
         response: {
-          200: z.object({
-            user: z.object({
-              id: z.uuid(),
-              email: z.string(),
-              second_factor: z.boolean().describe('Whether sign-in asks this person for a TOTP code'),
-            }),
-            role: roleSchema,
-            account: z.object({
-              id: z.uuid(),
-              name: z.string(),
-              plan: z.string(),
-              site_limit: z.number().int(),
-              region: z.enum(['us', 'eu']),
-            }),
-          }),
+          200: z
+            .object({
+              user: z.object({
+                id: z.uuid(),
+                email: z.string(),
+                second_factor: z.boolean().describe('Whether sign-in asks this person for a TOTP code'),
+              }),
+              role: roleSchema,
+              account: z.object({
+                id: z.uuid(),
+                name: z.string(),
+                plan: z.string(),
+                site_limit: z.number().int(),
+                region: z.enum(['us', 'eu']),
+              }),
+            })
+            .meta({ description: 'The signed-in person', examples: [ME_EXAMPLE] }),
           401: codedErrorSchema,
         },
       },

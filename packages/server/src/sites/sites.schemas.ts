@@ -5,6 +5,17 @@
 import { z } from 'zod';
 import { ATTRIBUTION_MODELS } from '../attribution/models.js';
 import { SITE_REF_PATTERN } from '../lib/ids.js';
+import {
+  CREATE_SITE_EXAMPLE,
+  CREATED_SITE_EXAMPLE,
+  DASHBOARD_SITES_EXAMPLE,
+  DELETE_SITE_EXAMPLE,
+  DELETION_EXAMPLE,
+  RESTORED_EXAMPLE,
+  SITE_LIST_EXAMPLE,
+  SNIPPET_KEY_EXAMPLE,
+  UPDATE_SITE_EXAMPLE,
+} from './sites.examples.js';
 
 const MAX_SITE_NAME_CHARS = 60;
 const MAX_HOSTNAME_INPUT = 253;
@@ -12,7 +23,10 @@ export const siteParams = z.strictObject({
   siteId: z
     .string()
     .regex(SITE_REF_PATTERN, 'must be a ttid_ snippet key (or, for a dashboard session, a site UUID)')
-    .describe('Snippet key; a dashboard session may also pass the internal site UUID'),
+    .meta({
+      description: 'Snippet key; a dashboard session may also pass the internal site UUID',
+      examples: [SNIPPET_KEY_EXAMPLE],
+    }),
 });
 
 /** Up to 60 characters (code points, so an emoji counts once); trimmed; "" means no name. */
@@ -34,13 +48,15 @@ export const listQuery = z.strictObject({
     .describe('"true" adds sites inside their deletion window'),
 });
 
-export const createSiteBody = z.strictObject({
-  domain: hostnameInput.describe(
-    'Hostname only: no scheme, path or port. Stored lower-cased, IDN as punycode',
-  ),
-  name: siteNameSchema.optional(),
-  region: z.enum(['us', 'eu']).optional().describe("Default: the account's region"),
-});
+export const createSiteBody = z
+  .strictObject({
+    domain: hostnameInput.describe(
+      'Hostname only: no scheme, path or port. Stored lower-cased, IDN as punycode',
+    ),
+    name: siteNameSchema.optional(),
+    region: z.enum(['us', 'eu']).optional().describe("Default: the account's region"),
+  })
+  .meta({ examples: [CREATE_SITE_EXAMPLE] });
 
 export const updateSiteBody = z
   .strictObject({
@@ -60,15 +76,20 @@ export const updateSiteBody = z
   })
   .refine((body) => Object.keys(body).length > 0, {
     error: 'send at least one of name, attribution_model, cookie_apex_domain, currency',
-  });
+  })
+  .meta({ examples: [UPDATE_SITE_EXAMPLE] });
 
 /** Nullable so that a DELETE without any body answers 422 naming `confirm_domain` (the route checks). */
 export const deleteSiteBody = z
   .strictObject({ confirm_domain: z.string().min(1, 'must not be empty').max(MAX_HOSTNAME_INPUT) })
-  .nullish();
+  .nullish()
+  .meta({ examples: [DELETE_SITE_EXAMPLE] });
 
 /** Restore takes no input; a body, if sent, must be empty. */
-export const restoreSiteBody = z.strictObject({}).nullish();
+export const restoreSiteBody = z
+  .strictObject({})
+  .nullish()
+  .meta({ examples: [{}] });
 
 export const siteSchema = z.object({
   id: z.string().describe('Snippet key'),
@@ -86,43 +107,62 @@ export const siteSchema = z.object({
   deletion_effective_at: z.string().nullable(),
 });
 
-export const siteListSchema = z.object({ sites: z.array(siteSchema) });
+export const siteListSchema = z
+  .object({ sites: z.array(siteSchema) })
+  .meta({ description: 'The sites, newest first', examples: [SITE_LIST_EXAMPLE] });
 
-export const createdSiteSchema = z.object({
-  site_id: z.string().describe('Snippet key'),
-  snippet_key: z.string(),
-  domain: z.string(),
-  name: z.string().nullable(),
-  region: z.enum(['us', 'eu']),
-  cookie_apex_domain: z.null(),
-  suggested_cookie_apex_domain: z.string().nullable(),
-  api_key: z.string().describe('Shown once: stats:read and ingest:write, restricted to this site'),
-  created_at: z.string(),
-});
+export const createdSiteSchema = z
+  .object({
+    site_id: z.string().describe('Snippet key'),
+    snippet_key: z.string(),
+    domain: z.string(),
+    name: z.string().nullable(),
+    region: z.enum(['us', 'eu']),
+    cookie_apex_domain: z.null(),
+    suggested_cookie_apex_domain: z.string().nullable(),
+    api_key: z.string().describe('Shown once: stats:read and ingest:write, restricted to this site'),
+    created_at: z.string(),
+  })
+  .meta({
+    description: 'The new site, with its own API key (shown only here)',
+    examples: [CREATED_SITE_EXAMPLE],
+  });
 
-export const deletionSchema = z.object({
-  status: z.literal('deletion_scheduled'),
-  site_id: z.string(),
-  domain: z.string(),
-  requested_at: z.string(),
-  effective_at: z.string(),
-  window_days: z.number().int(),
-});
+export const deletionSchema = z
+  .object({
+    status: z.literal('deletion_scheduled'),
+    site_id: z.string(),
+    domain: z.string(),
+    requested_at: z.string(),
+    effective_at: z.string(),
+    window_days: z.number().int(),
+  })
+  .meta({
+    description: 'Deletion is scheduled; erasure runs at `effective_at`',
+    examples: [DELETION_EXAMPLE],
+  });
 
-export const restoredSchema = z.object({
-  status: z.literal('active'),
-  site_id: z.string(),
-  domain: z.string(),
-});
+export const restoredSchema = z
+  .object({
+    status: z.literal('active'),
+    site_id: z.string(),
+    domain: z.string(),
+  })
+  .meta({ description: 'The site is active (again)', examples: [RESTORED_EXAMPLE] });
 
-export const dashboardSitesSchema = z.object({
-  sites: z.array(
-    z.object({
-      uuid: z.uuid(),
-      snippet_key: z.string(),
-      domain: z.string(),
-      name: z.string().nullable(),
-      deleted_at: z.string().nullable(),
-    }),
-  ),
-});
+export const dashboardSitesSchema = z
+  .object({
+    sites: z.array(
+      z.object({
+        uuid: z.uuid(),
+        snippet_key: z.string(),
+        domain: z.string(),
+        name: z.string().nullable(),
+        deleted_at: z.string().nullable(),
+      }),
+    ),
+  })
+  .meta({
+    description: 'Every site of the account, scheduled ones included, with internal UUIDs',
+    examples: [DASHBOARD_SITES_EXAMPLE],
+  });

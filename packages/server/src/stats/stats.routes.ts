@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { principalOf } from '../http/authenticate.js';
+import { codedErrorSchema } from '../http/schemas.js';
 import { statsAnswerSchema, statsErrorSchemas, statsQueryBody } from './stats.schemas.js';
 import type { StatsService } from './stats.service.js';
 import { STATS_QUERY_ROUTE } from './stats-route-config.js';
@@ -16,17 +17,26 @@ export function registerStatsRoutes(app: FastifyInstance, { stats }: { stats: St
     {
       config: STATS_QUERY_ROUTE,
       schema: {
+        operationId: 'queryStats',
         tags: ['stats'],
         summary: 'Visitors, visits, pageviews, bounce rate and duration: totals, time series and breakdowns',
         description:
-          'One query for every traffic report, in the shape of Plausible’s Stats API v2. Pick `metrics`, a ' +
-          '`date_range` (resolved in `timezone`), optional `dimensions` to group by (a time bucket, the channel with ' +
-          'AI assistants first-class, the assistant, referrer, entry page, country, device, browser, OS) and ' +
-          '`filters`; one row comes back per group. A visit counts on the day it started, with all its pageviews ' +
-          'and engaged time; every figure is exact. A bad name, filter, zone or range is a 422 naming the field; ' +
+          'One query for every traffic report, in the shape of Plausible’s Stats API v2; needs `stats:read` (an ' +
+          'API key, a dashboard session, or a shared link’s token). Build it from: `metrics` (what to count: ' +
+          '`visitors`, `visits`, `conversions`, `revenue_net`, …); a `date_range` (a keyword such as `30d` or two ' +
+          'dates, read in `timezone`); optional `dimensions` to group by (a time bucket such as `time:day`, the ' +
+          'channel `visit:channel` with AI assistants first-class, the assistant `visit:ai_source`, referrer, entry ' +
+          'page, country, device, browser, OS, `event:goal`); and optional `filters` such as ' +
+          '`[["is", "visit:channel", ["ai"]]]`. One row comes back per group, its `metrics` in the order asked; ' +
+          '`include.comparison` sets each row beside an earlier period. A visit counts on the day it started, ' +
+          'with all its pageviews and engaged time. A bad name, filter, zone or range is a 422 naming the field; ' +
           'a site outside the credential’s reach is 404.',
         body: statsQueryBody,
-        response: { 200: statsAnswerSchema, ...statsErrorSchemas },
+        response: {
+          200: statsAnswerSchema,
+          ...statsErrorSchemas,
+          404: codedErrorSchema.describe('`not_found`: the site is out of the credential’s reach'),
+        },
       },
     },
     async (request) => stats.query(principalOf(request), request.body),

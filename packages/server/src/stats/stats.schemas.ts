@@ -4,6 +4,7 @@ import { ATTRIBUTION_MODELS } from '../attribution/models.js';
 import { codedErrorSchema, siteRefSchema } from '../http/schemas.js';
 import { daySchema } from '../lib/day-window.js';
 import { MAX_FILTERS } from './filters.js';
+import { aiRevenueQueryExample, statsAnswerExamples, statsQueryExamples } from './stats.examples.js';
 import {
   COMPARISONS,
   DATE_RANGE_KEYWORDS,
@@ -28,17 +29,8 @@ const dimensionName = z.union([
 
 const orderDirection = z.enum(['asc', 'desc']);
 
-export const statsQueryBodyExample = {
-  site_id: 'ttid_3fQk9ZrT2mW8xLpA7nVc1e',
-  metrics: ['visitors', 'visits', 'bounce_rate'],
-  date_range: '30d',
-  dimensions: ['visit:ai_source'],
-  filters: [['is', 'visit:channel', ['ai']]],
-  order_by: [['visitors', 'desc']],
-  timezone: 'Europe/Berlin',
-  limit: 10,
-  include: { total_rows: true },
-};
+/** The documented query, which the contract test also sends. */
+export const statsQueryBodyExample = aiRevenueQueryExample;
 
 export const statsQueryBody = z
   .strictObject({
@@ -137,7 +129,9 @@ export const statsQueryBody = z
       })
       .optional(),
   })
-  .meta({ examples: [statsQueryBodyExample] });
+  // zod leaves `examples` out of the request side of a schema that transforms; @fastify/swagger
+  // also reads named examples from `x-examples`, which zod keeps.
+  .meta({ 'x-examples': statsQueryExamples });
 
 export type StatsQueryBody = z.infer<typeof statsQueryBody>;
 
@@ -207,22 +201,9 @@ export const statsAnswerSchema = z
       .describe('The query as answered, every default filled in'),
   })
   .meta({
-    examples: [
-      {
-        results: [
-          { dimensions: ['chatgpt'], metrics: [412, 530, 38.1] },
-          { dimensions: ['perplexity'], metrics: [97, 121, 44.6] },
-        ],
-        meta: { date_range: ['2026-10-27', '2026-11-25'], total_rows: 2, currency: 'EUR', approximate: [] },
-        query: {
-          ...statsQueryBodyExample,
-          date_range: ['2026-10-27', '2026-11-25'],
-          attribution_model: 'last_touch',
-          offset: 0,
-          include: { total_rows: true, comparison: null },
-        },
-      },
-    ],
+    description: 'One row per group, with the resolved query and what the figures mean',
+    // Named like the query's examples they answer.
+    'x-examples': statsAnswerExamples,
   });
 
 export const statsErrorSchemas = {

@@ -9,6 +9,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { goalNameParams, goalsErrorSchema } from '../goals/goals.schemas.js';
 import { GOAL_READ } from '../goals/goals-route-config.js';
 import { principalOf } from '../http/authenticate.js';
+import { codedErrorSchema } from '../http/schemas.js';
 import { statsErrorSchemas } from '../stats/stats.schemas.js';
 import { STATS_READ_ROUTE } from '../stats/stats-route-config.js';
 import {
@@ -38,17 +39,23 @@ export function registerVisitorRoutes(app: FastifyInstance, { visitors }: { visi
     {
       config: GOAL_READ,
       schema: {
+        operationId: 'listGoalVisitors',
         tags: ['goals'],
         summary: 'The people behind a goal’s completions in a window, a page at a time',
         description:
-          'People, not completions: the visitor ids of one signed-in person are merged before the page ' +
+          'Needs `stats:read`; path `name` is the goal’s event name, not its id. People, not completions: the visitor ids of one signed-in person are merged before the page ' +
           'is cut, and only people with a visit in the window are listed and counted. Ordered by latest ' +
           'completion, newest first. Figures are whole-window, not limited to the goal. ' +
           '`identity_merge_complete` is false when someone on the page has more than 50 visitor ids; ' +
-          'their figures are then lower bounds. A goal nobody completed gives an empty list.',
+          'their figures are then lower bounds. A goal nobody completed gives an empty list; a window over 365 ' +
+          'days is 422.',
         params: goalNameParams,
         querystring: goalVisitorsQuery,
-        response: { 200: goalVisitorsSchema, ...errors },
+        response: {
+          200: goalVisitorsSchema,
+          ...errors,
+          404: goalsErrorSchema.describe('`{error: "Not found", statusCode: 404}`: the site is out of reach'),
+        },
       },
     },
     async (request) => {
@@ -69,10 +76,11 @@ export function registerVisitorRoutes(app: FastifyInstance, { visitors }: { visi
     {
       config: STATS_READ_ROUTE,
       schema: {
+        operationId: 'listVisitors',
         tags: ['stats'],
         summary: 'People with a visit in the window: the visitor rows, filtered and sorted, a page at a time',
         description:
-          'Everyone with a visit in the window (default the last 30 days, at most 365) that matches `filters`, ' +
+          'Needs `stats:read`. Everyone with a visit in the window (default the last 30 days, at most 365) that matches `filters`, ' +
           'as the rows of the goal visitors list: the visitor ids of one signed-in person are merged before ' +
           'the page is cut, and figures cover the whole window. Sorted largest first by `last_seen`, `visits` ' +
           'or `revenue`; page on with `before` = `next_before`, which is null on the last page. ' +
@@ -80,7 +88,11 @@ export function registerVisitorRoutes(app: FastifyInstance, { visitors }: { visi
           'figures are then lower bounds. A bad parameter is a 422 naming it; a site outside the ' +
           'credential’s reach is 404.',
         querystring: peopleListingQuery,
-        response: { 200: peopleListingSchema, ...statsErrorSchemas },
+        response: {
+          200: peopleListingSchema,
+          ...statsErrorSchemas,
+          404: codedErrorSchema.describe('`not_found`: the site is out of the credential’s reach'),
+        },
       },
     },
     async (request) => {
@@ -102,14 +114,21 @@ export function registerVisitorRoutes(app: FastifyInstance, { visitors }: { visi
     {
       config: GOAL_READ,
       schema: {
+        operationId: 'getVisitor',
         tags: ['goals'],
         summary: 'The person behind a visitor handle: the row fields, their visits and conversions',
         description:
-          'Figures, visits and conversions cover the window (default the last 7 days, as in the list). ' +
+          'Needs `stats:read`; the handle comes from a visitor row, a session or an event. Figures, visits and conversions cover the window (default the last 7 days, as in the list). ' +
           'A handle that was altered, or belongs to a site the caller cannot see, answers 404.',
         params: visitorHandleParams,
         querystring: visitorProfileQuery,
-        response: { 200: visitorProfileSchema, ...errors },
+        response: {
+          200: visitorProfileSchema,
+          ...errors,
+          404: goalsErrorSchema.describe(
+            '`{error: "Not found", statusCode: 404}`: the handle was altered, or its site is out of reach',
+          ),
+        },
       },
     },
     async (request) => {

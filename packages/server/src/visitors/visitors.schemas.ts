@@ -8,6 +8,12 @@ import { z } from 'zod';
 import { reportQuery } from '../goals/goals.schemas.js';
 import { queryInteger } from '../http/schemas.js';
 import { PEOPLE_SORTS } from './people-listing.query.js';
+import {
+  goalVisitorsExample,
+  peopleListingExample,
+  VISITOR_HANDLE_EXAMPLE,
+  visitorProfileExample,
+} from './visitors.examples.js';
 import { MAX_PAGE_SIZE, PEOPLE_WINDOW } from './visitors.service.js';
 
 /** `site_id`, `from`, `to` exactly as the other goal reports take them, plus paging. */
@@ -18,7 +24,10 @@ export const goalVisitorsQuery = z.strictObject({
 });
 
 export const visitorHandleParams = z.strictObject({
-  handle: z.string().describe('A `vh_` handle from the goal visitors list; anything else answers 404'),
+  handle: z
+    .string()
+    .describe('A `vh_` handle from the goal visitors list; anything else answers 404')
+    .meta({ examples: [VISITOR_HANDLE_EXAMPLE] }),
 });
 
 export const visitorProfileQuery = z.strictObject({
@@ -132,55 +141,62 @@ const identityMergeComplete = z
   .boolean()
   .describe('False when a person had more visitor ids than are read: their figures are then lower bounds');
 
-export const goalVisitorsSchema = z.object({
-  visitors: z.array(visitorRowSchema).describe('The people who completed the goal in the window'),
-  goal_name: z.string().describe('The goal, as asked'),
-  from: z.string().describe('First day of the window (UTC), inclusive'),
-  to: z.string().describe('Last day of the window (UTC), inclusive'),
-  page: z.number().int().describe('As asked, default 1'),
-  page_size: z.number().int().describe('As asked, default 50'),
-  has_more: z.boolean().describe('Whether a later page has more people'),
-  total_count: z.number().int().describe('People, not completions'),
-  identity_merge_complete: identityMergeComplete,
-});
+export const goalVisitorsSchema = z
+  .object({
+    visitors: z.array(visitorRowSchema).describe('The people who completed the goal in the window'),
+    goal_name: z.string().describe('The goal, as asked'),
+    from: z.string().describe('First day of the window (UTC), inclusive'),
+    to: z.string().describe('Last day of the window (UTC), inclusive'),
+    page: z.number().int().describe('As asked, default 1'),
+    page_size: z.number().int().describe('As asked, default 50'),
+    has_more: z.boolean().describe('Whether a later page has more people'),
+    total_count: z.number().int().describe('People, not completions'),
+    identity_merge_complete: identityMergeComplete,
+  })
+  .meta({ description: 'One page of the people who completed the goal', examples: [goalVisitorsExample] });
 
-export const visitorProfileSchema = z.object({
-  ...rowFields,
-  first_seen: z.string().nullable().describe('When the person was first seen (ISO 8601); null if never'),
-  last_seen: z.string().nullable().describe('When the person was last seen (ISO 8601); null if never'),
-  latest_session_id: z.uuid().nullable().describe('Null when the person has no visit in the window'),
-  from: z.string().describe('First day of the window (UTC), inclusive'),
-  to: z.string().describe('Last day of the window (UTC), inclusive'),
-  identity_merge_complete: identityMergeComplete,
-  visits: z
-    .array(
-      z.object({
-        id: z.uuid().describe('The visit id'),
-        started_at: z.string().describe('ISO 8601'),
-        last_activity_at: z.string().describe('ISO 8601'),
-        pageviews: z.number().int().describe('Pageviews in the visit'),
-        active_time_sec: z.number().int().describe('Engaged seconds (page visible and focused)'),
-        entry: entrySchema.describe('Where the visit came from, and its first page'),
-        device: deviceSchema.describe('The device of the visit'),
-        location: locationSchema.describe('Where the visit came from'),
-      }),
-    )
-    .describe('Visits in the window, newest first, at most 100'),
-  conversions: z
-    .array(
-      z.object({
-        event_id: z.string().describe('The event id'),
-        name: z.string().describe('The goal'),
-        occurred_at: z.string().describe('ISO 8601'),
-        value_cents: z.number().int().nullable().describe('Minor units of `currency`'),
-        currency: z
-          .string()
-          .nullable()
-          .describe('ISO 4217 code of `value_cents`; null when the event had no value'),
-      }),
-    )
-    .describe('Conversion events in the window, newest first, at most 100'),
-});
+export const visitorProfileSchema = z
+  .object({
+    ...rowFields,
+    first_seen: z.string().nullable().describe('When the person was first seen (ISO 8601); null if never'),
+    last_seen: z.string().nullable().describe('When the person was last seen (ISO 8601); null if never'),
+    latest_session_id: z.uuid().nullable().describe('Null when the person has no visit in the window'),
+    from: z.string().describe('First day of the window (UTC), inclusive'),
+    to: z.string().describe('Last day of the window (UTC), inclusive'),
+    identity_merge_complete: identityMergeComplete,
+    visits: z
+      .array(
+        z.object({
+          id: z.uuid().describe('The visit id'),
+          started_at: z.string().describe('ISO 8601'),
+          last_activity_at: z.string().describe('ISO 8601'),
+          pageviews: z.number().int().describe('Pageviews in the visit'),
+          active_time_sec: z.number().int().describe('Engaged seconds (page visible and focused)'),
+          entry: entrySchema.describe('Where the visit came from, and its first page'),
+          device: deviceSchema.describe('The device of the visit'),
+          location: locationSchema.describe('Where the visit came from'),
+        }),
+      )
+      .describe('Visits in the window, newest first, at most 100'),
+    conversions: z
+      .array(
+        z.object({
+          event_id: z.string().describe('The event id'),
+          name: z.string().describe('The goal'),
+          occurred_at: z.string().describe('ISO 8601'),
+          value_cents: z.number().int().nullable().describe('Minor units of `currency`'),
+          currency: z
+            .string()
+            .nullable()
+            .describe('ISO 4217 code of `value_cents`; null when the event had no value'),
+        }),
+      )
+      .describe('Conversion events in the window, newest first, at most 100'),
+  })
+  .meta({
+    description: 'The person: the row fields, their visits and their conversions in the window',
+    examples: [visitorProfileExample],
+  });
 
 export const peopleListingSchema = z
   .object({
@@ -196,37 +212,6 @@ export const peopleListingSchema = z
     identity_merge_complete: identityMergeComplete,
   })
   .meta({
-    examples: [
-      {
-        visitors: [
-          {
-            handle: 'vh_Zp0cS1lA5OqG3yH0aT0YmKZrW9vVgQ8kGqk0Q4mJ1t7UuL2EeB1oI9wXyNcRfDsHaJ3bVtPlMnKe',
-            label: { name: 'Amber Otter', initials: 'AO', short_id: 'k3x9qa' },
-            first_seen: '2026-03-02T09:14:05.120Z',
-            last_seen: '2026-03-28T17:40:11.903Z',
-            session_count: 4,
-            pageviews: 11,
-            active_time_sec: 640,
-            is_new: true,
-            entry: {
-              ai_source: 'chatgpt',
-              source_kind: 'ai',
-              source_name: 'chatgpt.com',
-              campaign: '',
-              ref: '',
-              url: 'https://shop.example.com/pricing',
-            },
-            device: { device_type: 'desktop', os: 'macOS', browser: 'Chrome' },
-            location: { country_code: 'DE', city: 'Berlin' },
-            revenue: { total_cents: 4900, currency: 'EUR', conversion_count: 2 },
-            client_revenue: null,
-            latest_session_id: '0195e3a4-7c1b-7d2e-9f30-5a6b7c8d9e0f',
-          },
-        ],
-        from: '2026-03-01',
-        to: '2026-03-30',
-        next_before: 'q2vX8m0cR4YtB1nW7pLsK9aEoD3hJ6fUiG5zQ0xVbN2yTcMwA8rS4eP1uH7kL3jF',
-        identity_merge_complete: true,
-      },
-    ],
+    description: 'One page of people, in `sort` order',
+    examples: [peopleListingExample],
   });

@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { principalOf } from '../http/authenticate.js';
+import { codedErrorSchema } from '../http/schemas.js';
 import { statsErrorSchemas } from '../stats/stats.schemas.js';
 import { STATS_READ_ROUTE } from '../stats/stats-route-config.js';
 import {
@@ -25,16 +26,21 @@ export function registerVisitsRoutes(app: FastifyInstance, { visits }: { visits:
     {
       config: STATS_READ_ROUTE,
       schema: {
+        operationId: 'listSessions',
         tags: ['stats'],
         summary: 'Sessions (visits), newest first, filtered as the stats query filters',
         description:
-          'A session is a visit: it ends after 30 minutes without activity or when the visitor comes back from ' +
+          'Needs `stats:read`. A session is a visit: it ends after 30 minutes without activity or when the visitor comes back from ' +
           'another source. Sessions belong to the window by the day they started on in `timezone`, as the stats ' +
           'query counts visits. Page with `before` = `next_before`; sessions that started at the same moment are ' +
           'neither repeated nor skipped. A bad parameter, filter, zone, window (over 365 days) or cursor is a 422 ' +
           'naming it; a site outside the credential’s reach is 404.',
         querystring: sessionsQuery,
-        response: { 200: sessionsPageSchema, ...statsErrorSchemas },
+        response: {
+          200: sessionsPageSchema,
+          ...statsErrorSchemas,
+          404: codedErrorSchema.describe('`not_found`: the site is out of the credential’s reach'),
+        },
       },
     },
     async (request) => visits.list(principalOf(request), request.query),
@@ -45,15 +51,22 @@ export function registerVisitsRoutes(app: FastifyInstance, { visits }: { visits:
     {
       config: STATS_READ_ROUTE,
       schema: {
+        operationId: 'getSession',
         tags: ['stats'],
         summary: 'One session with its entry source and its trail of pageviews and events',
         description:
-          'The session row, where it came from (`entry`), and every pageview and conversion in time order with ' +
+          'Needs `stats:read`. The session row, where it came from (`entry`), and every pageview and conversion in time order with ' +
           'the time spent on each page. A visitor row’s `latest_session_id` opens here. An unknown id, or a ' +
           'session of another site, is 404; an id that is not a UUID is a 422.',
         params: sessionParams,
         querystring: sessionQuery,
-        response: { 200: sessionDetailSchema, ...statsErrorSchemas },
+        response: {
+          200: sessionDetailSchema,
+          ...statsErrorSchemas,
+          404: codedErrorSchema.describe(
+            '`not_found`: no such session on the site, or the site is out of the credential’s reach',
+          ),
+        },
       },
     },
     async (request) => visits.get(principalOf(request), request.params.id, request.query.site_id),

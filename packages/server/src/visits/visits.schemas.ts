@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { queryInteger, siteRefSchema, uuidParam } from '../http/schemas.js';
 import { daySchema } from '../lib/day-window.js';
+import { SESSION_ID_EXAMPLE, sessionDetailExample, sessionsPageExample } from './visits.examples.js';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 100;
@@ -57,7 +58,9 @@ export const sessionsQuery = z.strictObject({
 export type SessionsQuery = z.infer<typeof sessionsQuery>;
 
 export const sessionParams = z.strictObject({
-  id: uuidParam.describe('The session (visit) id, as listed or as a visitor row’s `latest_session_id`'),
+  id: uuidParam
+    .describe('The session (visit) id, as listed or as a visitor row’s `latest_session_id`')
+    .meta({ examples: [SESSION_ID_EXAMPLE] }),
 });
 
 export const sessionQuery = z.strictObject({ site_id: siteId });
@@ -114,28 +117,6 @@ export const sessionSchema = z.object({
     .describe('Money the session brought in'),
 });
 
-const sessionExample = {
-  id: '0b9d3c52-6f1e-4c4a-9a57-2f3e8d1c7a10',
-  visitor: 'vh_y1hQMifwhTgklRL8Cc-Oahgw0r8y0n_PcT7RdeT0jYsPNjMqdcpIRgyGjEjXmdjzFzU8DoTJg1vVX8Et',
-  started_at: '2026-11-24T09:14:03.120Z',
-  last_activity_at: '2026-11-24T09:21:47.900Z',
-  duration_sec: 212,
-  pageviews: 3,
-  channel: 'ai',
-  ai_source: 'chatgpt',
-  source_kind: 'ai',
-  referrer: 'chatgpt.com',
-  campaign: null,
-  entry_page: '/blog/ai-analytics',
-  exit_page: '/checkout',
-  country_code: 'DE',
-  city: 'Berlin',
-  device: { device_type: 'desktop', os: 'macOS', browser: 'Chrome' },
-  is_new: true,
-  conversions: 2,
-  revenue: { net_cents: 4900, currency: 'EUR' },
-};
-
 export const sessionsPageSchema = z
   .object({
     sessions: z.array(sessionSchema).describe('Newest first by start, then id'),
@@ -144,7 +125,7 @@ export const sessionsPageSchema = z
       .nullable()
       .describe('Pass as `before` for the next page; null when the page was not full'),
   })
-  .meta({ examples: [{ sessions: [sessionExample], next_before: null }] });
+  .meta({ description: 'One page of sessions, newest first', examples: [sessionsPageExample] });
 
 const trailStepSchema = z.object({
   type: z
@@ -199,54 +180,6 @@ export const sessionDetailSchema = sessionSchema
     trail_truncated: z.boolean().describe(`True when the session had more than ${TRAIL_LIMIT} steps`),
   })
   .meta({
-    examples: [
-      {
-        ...sessionExample,
-        entry: {
-          channel: 'ai',
-          ai_source: 'chatgpt',
-          source_kind: 'ai',
-          referrer: 'chatgpt.com',
-          campaign: null,
-          ref: null,
-          url: 'https://example.com/blog/ai-analytics',
-        },
-        trail: [
-          {
-            type: 'pageview',
-            name: 'pageview',
-            timestamp: '2026-11-24T09:14:03.120Z',
-            page: '/blog/ai-analytics',
-            time_on_page_sec: 95,
-            properties: {},
-            value_cents: null,
-            currency: null,
-            is_conversion: false,
-          },
-          {
-            type: 'custom',
-            name: 'signup',
-            timestamp: '2026-11-24T09:15:38.004Z',
-            page: '/blog/ai-analytics',
-            time_on_page_sec: null,
-            properties: { plan: 'pro' },
-            value_cents: null,
-            currency: null,
-            is_conversion: true,
-          },
-          {
-            type: 'payment',
-            name: 'payment',
-            timestamp: '2026-11-24T09:21:40.000Z',
-            page: null,
-            time_on_page_sec: null,
-            properties: { provider: 'stripe', renewal: false },
-            value_cents: 4900,
-            currency: 'EUR',
-            is_conversion: true,
-          },
-        ],
-        trail_truncated: false,
-      },
-    ],
+    description: 'The session, where it came from, and its trail',
+    examples: [sessionDetailExample],
   });

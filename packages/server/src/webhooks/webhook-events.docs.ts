@@ -7,6 +7,7 @@
 import type { SwaggerTransform } from '@fastify/swagger';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { webhookEventExamples } from './webhooks.examples.js';
 
 const envelope = <T extends z.ZodType>(type: string, data: T, description: string) =>
   z
@@ -86,28 +87,42 @@ const SIGNATURE_HEADERS = [
   description,
 }));
 
-const EVENTS: [string, z.ZodType, string][] = [
-  ['ai_session.classified', aiSessionClassifiedEvent, 'A visit from an AI assistant was classified'],
-  ['conversion.attributed', conversionAttributedEvent, 'A conversion was attributed to its sources'],
-  ['webhook.ping', pingEvent, 'Creation and test pings'],
+const EVENTS: [string, z.ZodType, string, string][] = [
+  [
+    'ai_session.classified',
+    aiSessionClassifiedEvent,
+    'A visit from an AI assistant was classified',
+    'receiveAiSessionClassified',
+  ],
+  [
+    'conversion.attributed',
+    conversionAttributedEvent,
+    'A conversion was attributed to its sources',
+    'receiveConversionAttributed',
+  ],
+  ['webhook.ping', pingEvent, 'Creation and test pings', 'receiveWebhookPing'],
 ];
 
 /** OpenAPI 3.1 `webhooks`: what Touchtrail POSTs to an endpoint, signed per Standard Webhooks. */
 function webhooksSection() {
   return Object.fromEntries(
-    EVENTS.map(([type, schema, summary]) => {
+    EVENTS.map(([type, schema, summary, operationId]) => {
       const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { target: 'draft-2020-12' });
       return [
         type,
         {
           post: {
+            operationId,
             summary,
             description:
               'Verify the signature over the raw body before parsing it (any Standard Webhooks library ' +
               'does this). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, ' +
               '2 h, 5 h, 10 h and 10 h, then the delivery is failed. Deduplicate on `webhook-id`.',
             parameters: SIGNATURE_HEADERS,
-            requestBody: { required: true, content: { 'application/json': { schema: json } } },
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: json, example: webhookEventExamples[type] } },
+            },
             responses: { '2XX': { description: 'Received' } },
           },
         },

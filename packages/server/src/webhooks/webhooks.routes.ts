@@ -11,7 +11,6 @@ import type { Scope } from '../access/principal.js';
 import { type CredentialKind, principalOf } from '../http/authenticate.js';
 import { AppError } from '../http/errors.js';
 import type { RouteLimits } from '../http/rate-limit.js';
-import { siteParams } from '../sites/sites.schemas.js';
 import { documentWebhookEvents } from './webhook-events.docs.js';
 import {
   createdWebhookSchema,
@@ -21,11 +20,12 @@ import {
   emptyBody,
   rotatedSchema,
   testResultSchema,
+  updatedWebhookSchema,
   updateWebhookBody,
   WEBHOOK_ERRORS,
   webhookListSchema,
   webhookParams,
-  webhookSchema,
+  webhookSiteParams,
 } from './webhooks.schemas.js';
 import type { WebhooksService } from './webhooks.service.js';
 
@@ -35,6 +35,10 @@ const BOTH: readonly CredentialKind[] = ['key', 'session'];
 const routeConfig = (scope: Scope, limits: RouteLimits) =>
   ({ area: 'webhooks', auth: { accepts: BOTH, scope }, limits }) as const;
 const tags = ['webhooks'];
+const SITE_OUT_OF_REACH =
+  'The site is named by `siteId`; a site the credential cannot reach, or one inside its deletion window, is 403 `Forbidden`.';
+const UNKNOWN_WEBHOOK =
+  'An unknown webhook id on the site is 404 (`{statusCode, message}`, no `error` field).';
 
 export function registerWebhookRoutes(app: FastifyInstance, { webhooks }: { webhooks: WebhooksService }) {
   if (webhooks.allowsPrivateTargets) {
@@ -52,9 +56,11 @@ export function registerWebhookRoutes(app: FastifyInstance, { webhooks }: { webh
     {
       config: routeConfig('stats:read', READS),
       schema: {
+        operationId: 'listWebhooks',
         tags,
         summary: "The site's webhook endpoints, newest first, without secrets",
-        params: siteParams,
+        description: `Every endpoint of the site with its event types and verification status; needs \`stats:read\`. ${SITE_OUT_OF_REACH}`,
+        params: webhookSiteParams,
         response: { 200: webhookListSchema, ...WEBHOOK_ERRORS },
       },
     },
@@ -66,11 +72,15 @@ export function registerWebhookRoutes(app: FastifyInstance, { webhooks }: { webh
     {
       config: { ...routeConfig('credentials:write', WRITES), swaggerTransform: documentWebhookEvents },
       schema: {
+        operationId: 'createWebhook',
         tags,
-        summary:
-          'Add an endpoint (at most 10 per site). Sends one signed webhook.ping during creation: ' +
-          'verified on a 2xx, else unverified (created either way). The secret is shown here and on rotation only',
-        params: siteParams,
+        summary: 'Add a webhook endpoint; the signing secret is shown once',
+        description:
+          'Needs `credentials:write`. The url must be https and reach a public address (422 otherwise). Sends one ' +
+          'signed `webhook.ping` during creation: `verified` on a 2xx, else `unverified` (created either way). ' +
+          'The secret is shown here and on rotation only. At most 10 endpoints per site (409 ' +
+          `\`webhook_limit_reached\`). ${SITE_OUT_OF_REACH}`,
+        params: webhookSiteParams,
         body: createWebhookBody,
         response: { 201: createdWebhookSchema, ...WEBHOOK_ERRORS },
       },
@@ -84,11 +94,15 @@ export function registerWebhookRoutes(app: FastifyInstance, { webhooks }: { webh
     {
       config: routeConfig('config:write', WRITES),
       schema: {
+        operationId: 'updateWebhook',
         tags,
         summary: 'Change url, event_types or enabled (at least one). A new url makes the endpoint unverified',
+        description:
+          'Needs `config:write`. Omitted fields stay; an empty body or a bad url is 422. A disabled endpoint ' +
+          `receives nothing but can still be tested. ${UNKNOWN_WEBHOOK}`,
         params: webhookParams,
         body: updateWebhookBody,
-        response: { 200: webhookSchema, ...WEBHOOK_ERRORS },
+        response: { 200: updatedWebhookSchema, ...WEBHOOK_ERRORS },
       },
     },
     async (request) =>
@@ -100,8 +114,10 @@ export function registerWebhookRoutes(app: FastifyInstance, { webhooks }: { webh
     {
       config: routeConfig('config:write', WRITES),
       schema: {
+        operationId: 'deleteWebhook',
         tags,
         summary: 'Remove the endpoint and its delivery log at once; no restore',
+        description: `Needs \`config:write\`. Nothing more is delivered to it. ${UNKNOWN_WEBHOOK}`,
         params: webhookParams,
         response: { 204: z.null().describe('Deleted'), ...WEBHOOK_ERRORS },
       },
@@ -117,8 +133,12 @@ export function registerWebhookRoutes(app: FastifyInstance, { webhooks }: { webh
     {
       config: routeConfig('stats:read', READS),
       schema: {
+        operationId: 'listWebhookDeliveries',
         tags,
         summary: 'The delivery log, newest first, kept 30 days; page with `before` = `next_before`',
+        description:
+          'Needs `stats:read`. Every delivery with its status, attempts, last answer and the body sent; test ' +
+          `pings appear as \`webhook.ping\`. Filter by \`status\`; page with \`before\`. ${UNKNOWN_WEBHOOK}`,
         params: webhookParams,
         querystring: deliveriesQuery,
         response: { 200: deliveriesPageSchema, ...WEBHOOK_ERRORS },
@@ -138,13 +158,22 @@ export function registerWebhookRoutes(app: FastifyInstance, { webhooks }: { webh
     {
       config: routeConfig('config:write', WRITES),
       schema: {
+        operationId: 'testWebhook',
         tags,
-        summary:
-          'Send one signed webhook.ping (one attempt, also on a disabled endpoint). At most 5 a minute per ' +
-          'endpoint: beyond that 429 with nothing sent and verification_status unchanged',
+        summary: 'Send one signed webhook.ping and report how the endpoint answered',
+        description:
+          'Needs `config:write`. One attempt, never retried, also on a disabled endpoint; a 2xx makes the ' +
+          'endpoint `verified`, a failure turns `verified` into `failing`. At most 5 a minute per endpoint: ' +
+          `beyond that 429 with \`Retry-After\`, nothing sent and \`verification_status\` unchanged. ${UNKNOWN_WEBHOOK}`,
         params: webhookParams,
         body: emptyBody,
-        response: { 200: testResultSchema, ...WEBHOOK_ERRORS },
+        response: {
+          200: testResultSchema,
+          ...WEBHOOK_ERRORS,
+          429: WEBHOOK_ERRORS[429].describe(
+            '`{statusCode: 429, message}`: over 5 test pings a minute on this endpoint (or the credential’s budget); nothing was sent',
+          ),
+        },
       },
     },
     async (request, reply) => {
@@ -163,8 +192,10 @@ export function registerWebhookRoutes(app: FastifyInstance, { webhooks }: { webh
     {
       config: routeConfig('credentials:write', WRITES),
       schema: {
+        operationId: 'rotateWebhookSecret',
         tags,
         summary: 'Replace the signing secret; the old one stops verifying at once, with no overlap',
+        description: `Needs \`credentials:write\`. The new secret is shown only in this answer. ${UNKNOWN_WEBHOOK}`,
         params: webhookParams,
         body: emptyBody,
         response: { 200: rotatedSchema, ...WEBHOOK_ERRORS },

@@ -1,0 +1,98 @@
+/** Examples of the sessions routes' answers for the OpenAPI document; each parses with its schema. */
+
+export const SESSION_ID_EXAMPLE = '0b9d3c52-6f1e-4c4a-9a57-2f3e8d1c7a10';
+
+const sessionExample = {
+  id: SESSION_ID_EXAMPLE,
+  visitor: 'vh_y1hQMifwhTgklRL8Cc-Oahgw0r8y0n_PcT7RdeT0jYsPNjMqdcpIRgyGjEjXmdjzFzU8DoTJg1vVX8Et',
+  started_at: '2026-11-24T09:14:03.120Z',
+  last_activity_at: '2026-11-24T09:21:47.900Z',
+  duration_sec: 212,
+  pageviews: 3,
+  channel: 'ai',
+  ai_source: 'chatgpt',
+  source_kind: 'ai',
+  referrer: 'chatgpt.com',
+  campaign: null,
+  entry_page: '/blog/ai-analytics',
+  exit_page: '/checkout',
+  country_code: 'DE',
+  city: 'Berlin',
+  device: { device_type: 'desktop', os: 'macOS', browser: 'Chrome' },
+  is_new: true,
+  conversions: 2,
+  revenue: { net_cents: 4900, currency: 'EUR' },
+};
+
+export const sessionsPageExample = { sessions: [sessionExample], next_before: null };
+
+export const sessionDetailExample = {
+  ...sessionExample,
+  entry: {
+    channel: 'ai',
+    ai_source: 'chatgpt',
+    source_kind: 'ai',
+    referrer: 'chatgpt.com',
+    campaign: null,
+    ref: null,
+    url: 'https://shop.example.com/blog/ai-analytics',
+  },
+  trail: [
+    {
+      type: 'pageview',
+      name: 'pageview',
+      timestamp: '2026-11-24T09:14:03.120Z',
+      page: '/blog/ai-analytics',
+      time_on_page_sec: 127,
+      properties: {},
+      value_cents: null,
+      currency: null,
+      is_conversion: false,
+    },
+    {
+      type: 'custom',
+      name: 'signup',
+      timestamp: '2026-11-24T09:15:38.004Z',
+      page: '/blog/ai-analytics',
+      time_on_page_sec: null,
+      properties: { plan: 'pro' },
+      value_cents: null,
+      currency: null,
+      is_conversion: true,
+    },
+    {
+      type: 'pageview',
+      name: 'pageview',
+      timestamp: '2026-11-24T09:16:10.386Z',
+      page: '/pricing',
+      time_on_page_sec: 250,
+      properties: {},
+      value_cents: null,
+      currency: null,
+      is_conversion: false,
+    },
+    {
+      type: 'pageview',
+      name: 'pageview',
+      timestamp: '2026-11-24T09:20:20.541Z',
+      page: '/checkout',
+      time_on_page_sec: 87,
+      properties: {},
+      value_cents: null,
+      currency: null,
+      is_conversion: false,
+    },
+    {
+      type: 'payment',
+      name: 'payment',
+      timestamp: '2026-11-24T09:21:40.000Z',
+      page: null,
+      time_on_page_sec: null,
+      properties: { provider: 'stripe', renewal: false },
+      value_cents: 4900,
+      currency: 'EUR',
+      is_conversion: true,
+    },
+  ],
+  trail_truncated: false,
+};
