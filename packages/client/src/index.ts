@@ -2,3 +2,13 @@ export { CLIENT_VERSION, type ClientOptions, createClient, type TouchtrailClient
 export { TouchtrailApiError, TouchtrailNetworkError } from './errors.js';
 export type { components, operations, paths } from './openapi.js';
 export { backoffMs, MAX_RETRY_AFTER_MS, retryAfterMs, wait } from './retry.js';
+export {
+  ATTRIBUTION_MODELS,
+  type BodyOf,
+  DATE_RANGE_KEYWORDS,
+  everyOf,
+  FUNNEL_BREAKDOWNS,
+  type QueryOf,
+  STATS_METRICS,
+  type StatsQueryBody,
+} from './vocabulary.js';

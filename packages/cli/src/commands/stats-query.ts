@@ -3,23 +3,11 @@
  * are accepted where they are unambiguous: `channel` is `visit:channel`, `page` is `event:page`,
  * `day` is `time:day`, `props:plan` is `event:props:plan`.
  */
+import { DATE_RANGE_KEYWORDS, STATS_METRICS } from '@touchtrail/client';
 import { InvalidArgumentError } from 'commander';
 
-export const METRICS = [
-  'visitors',
-  'visits',
-  'pageviews',
-  'views_per_visit',
-  'bounce_rate',
-  'visit_duration',
-  'events',
-  'conversions',
-  'conversion_rate',
-  'goal_value',
-  'revenue_net',
-  'revenue_refunded',
-];
-const RANGE_KEYWORDS = ['day', '7d', '30d', 'month', '12mo', 'year', 'all'];
+export const METRICS: readonly string[] = STATS_METRICS;
+const RANGE_KEYWORDS: readonly string[] = DATE_RANGE_KEYWORDS;
 const EVENT_SHORT = ['page', 'goal'];
 const TIME_SHORT = ['hour', 'day', 'week', 'month'];
 

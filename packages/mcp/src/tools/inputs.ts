@@ -1,61 +1,19 @@
 /**
- * Input pieces several tools share. Every closed list of values is checked against the generated
- * API types both ways, so a value the API adds or drops fails `tsc` until the tools follow.
+ * Input pieces several tools share. The closed lists of values come from the client, which checks
+ * them against the generated API types both ways.
  */
-import type { paths } from '@touchtrail/client';
+import {
+  ATTRIBUTION_MODELS,
+  type BodyOf,
+  DATE_RANGE_KEYWORDS,
+  FUNNEL_BREAKDOWNS,
+  type QueryOf,
+  type StatsQueryBody,
+} from '@touchtrail/client';
 import { z } from 'zod';
 
-type JsonBody<Operation> = Operation extends { requestBody?: { content: { 'application/json': infer B } } }
-  ? B
-  : never;
-type Method = 'get' | 'post' | 'patch' | 'delete';
-type OperationOf<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
-
-/**
- * The query parameters and JSON body of an operation, for `satisfies` on the literal a tool
- * builds from its parsed input: a parameter the API renamed, dropped or retyped fails `tsc`
- * (openapi-fetch's own option types are too generic for TypeScript's excess-property check).
- */
-export type QueryOf<P extends keyof paths, M extends Method> =
-  OperationOf<P, M> extends {
-    parameters: { query?: infer Q };
-  }
-    ? NonNullable<Q>
-    : never;
-export type BodyOf<P extends keyof paths, M extends Method> = JsonBody<OperationOf<P, M>>;
-
-export type StatsBody = BodyOf<'/v1/stats/query', 'post'>;
-type FunnelBody = BodyOf<'/v1/funnels/query', 'post'>;
-
-/** `values` when they are exactly the members of the union `U`, none missing and none extra. */
-export const everyOf =
-  <U extends string>() =>
-  <const V extends readonly [U, ...U[]]>(
-    values: V & ([Exclude<U, V[number]>] extends [never] ? unknown : never),
-  ) =>
-    values;
-
-export const ATTRIBUTION_MODELS = everyOf<NonNullable<StatsBody['attribution_model']>>()([
-  'first_touch',
-  'last_touch',
-  'linear',
-  'time_decay',
-]);
-
-export const DATE_RANGE_KEYWORDS = everyOf<Extract<StatsBody['date_range'], string>>()([
-  'day',
-  '7d',
-  '30d',
-  'month',
-  '12mo',
-  'year',
-  'all',
-]);
-
-export const FUNNEL_BREAKDOWNS = everyOf<NonNullable<FunnelBody['breakdown']>>()([
-  'visit:channel',
-  'visit:ai_source',
-]);
+export { ATTRIBUTION_MODELS, type BodyOf, DATE_RANGE_KEYWORDS, FUNNEL_BREAKDOWNS, type QueryOf };
+export type StatsBody = StatsQueryBody;
 
 export const siteId = z
   .string()

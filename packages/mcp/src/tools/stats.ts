@@ -2,14 +2,13 @@
  * `query_stats` (POST /v1/stats/query) and `get_realtime`. The stats answer's rows come back as
  * objects keyed by dimension and metric name, each metric's unit named once in `units`.
  */
-import { unwrap } from '@touchtrail/client';
+import { STATS_METRICS, unwrap } from '@touchtrail/client';
 import { z } from 'zod';
 import { answer, minorUnits, READS, type ToolSet } from '../tool-kit.js';
 import {
   attributionModel,
   DATE_RANGE_KEYWORDS,
   day,
-  everyOf,
   filters,
   type QueryOf,
   type StatsBody,
@@ -27,21 +26,7 @@ interface StatsAnswer {
   query: { dimensions: string[]; metrics: string[] };
 }
 
-const METRICS = everyOf<StatsBody['metrics'][number]>()([
-  'visitors',
-  'visits',
-  'pageviews',
-  'views_per_visit',
-  'bounce_rate',
-  'visit_duration',
-  'events',
-  'conversions',
-  'conversion_rate',
-  'goal_value',
-  'revenue_net',
-  'revenue_refunded',
-]);
-type Metric = (typeof METRICS)[number];
+type Metric = (typeof STATS_METRICS)[number];
 
 /** The named dimensions; `event:props:<key>` is open-ended, so the API types cannot list them. */
 const DIMENSIONS = [
@@ -102,7 +87,7 @@ export function addStatsTools(tools: ToolSet): void {
     input: {
       site_id: siteId,
       metrics: z
-        .array(z.enum(METRICS))
+        .array(z.enum(STATS_METRICS))
         .min(1)
         .describe('What to count; each row holds these, units in `units`'),
       date_range: z
