@@ -1,5 +1,5 @@
 /**
- * `node dist/stdio-main.js` (what `touchtrail mcp` runs) with the MCP SDK's own client over stdio,
+ * `node dist/stdio-main.js` and `touchtrail mcp` with the MCP SDK's own client over stdio,
  * against the real server: the tool list follows the key's scopes, every tool answers what the
  * API answers, refusals come back as tool errors. A key the API refuses at start stops the
  * server (exit 2, one line on stderr), as does an unreachable server (exit 3): no tool could
@@ -20,6 +20,8 @@ import {
 } from '../../server/src/mcp/mcp.fixtures.js';
 
 const STDIO_MAIN = fileURLToPath(new URL('../dist/stdio-main.js', import.meta.url));
+/** The same tool set as the command-line client starts it: `touchtrail mcp`. */
+const CLI_MCP = [fileURLToPath(new URL('../../cli/bin/touchtrail.js', import.meta.url)), 'mcp'];
 const run = promisify(execFile);
 
 type ToolAnswer = Awaited<ReturnType<Client['callTool']>>;
@@ -30,11 +32,11 @@ describe('the agent tool set over stdio', () => {
   let server: AgentServer;
   const clients: Client[] = [];
 
-  async function spawnTools(apiKey: string): Promise<Client> {
+  async function spawnTools(apiKey: string, args = [STDIO_MAIN]): Promise<Client> {
     const client = new Client({ name: 'touchtrail-test', version: '1.0.0' });
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [STDIO_MAIN],
+      args,
       env: { TOUCHTRAIL_URL: server.baseUrl, TOUCHTRAIL_API_KEY: apiKey },
       stderr: 'pipe',
     });
@@ -62,7 +64,10 @@ describe('the agent tool set over stdio', () => {
   });
 
   it('lists the tools the key allows and answers each read tool as the API does', async () => {
-    const [reader, writer] = await Promise.all([spawnTools(server.readerKey), spawnTools(server.writerKey)]);
+    const [reader, writer] = await Promise.all([
+      spawnTools(server.readerKey),
+      spawnTools(server.writerKey, CLI_MCP),
+    ]);
     const [read, written] = await Promise.all([reader.listTools(), writer.listTools()]);
     expect(read.tools.map((tool) => tool.name).sort()).toEqual(READ_TOOLS);
     expect(written.tools.map((tool) => tool.name).sort()).toEqual([...READ_TOOLS, ...WRITE_TOOLS].sort());
