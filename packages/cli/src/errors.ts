@@ -33,7 +33,8 @@ function hintFor(error: TouchtrailApiError): string | undefined {
   if (error.status === 404)
     return 'Check the site (--site or TOUCHTRAIL_SITE) and the id: touchtrail sites list shows your sites.';
   if (error.status === 429) return 'Rate limited: wait a moment and run the command again.';
-  if (error.status >= 500) return 'The server failed; running the command again is safe.';
+  if (error.status >= 500)
+    return 'The server failed: try again in a moment, and check the server’s log (its x-request-id) if it keeps failing.';
   return undefined;
 }
 
