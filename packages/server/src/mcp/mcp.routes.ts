@@ -6,7 +6,6 @@
  * sessions) are not offered: 405. Left out of the OpenAPI document; the README describes it.
  */
 import { createClient } from '@touchtrail/client';
-import { answerMcpRequest } from '@touchtrail/mcp';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { scopesOf } from '../access/principal.js';
 import { bearerToken, principalOf } from '../http/authenticate.js';
@@ -18,6 +17,16 @@ const IN_PROCESS_ORIGIN = 'http://touchtrail.internal';
 /** MCP messages per key per minute; each tool call also counts against its route's own budget. */
 const MESSAGES_PER_KEY_PER_MINUTE = 300;
 const FORWARDED_HEADERS = ['accept', 'content-type', 'mcp-protocol-version'];
+
+/**
+ * The tool set and the MCP SDK are loaded on the first request to /mcp: they double the time
+ * it takes to import the app, which every start and every test file would pay otherwise.
+ */
+let toolSet: Promise<typeof import('@touchtrail/mcp')> | undefined;
+const loadToolSet = () => {
+  toolSet ??= import('@touchtrail/mcp');
+  return toolSet;
+};
 
 const MCP_CONFIG = {
   area: 'account',
@@ -64,6 +73,7 @@ export function registerMcpRoutes(app: FastifyInstance): void {
         // A 429 from a route goes back to the agent at once, with its message, not after a wait.
         maxRetries: 0,
       });
+      const { answerMcpRequest } = await loadToolSet();
       const answer = await answerMcpRequest({
         client,
         scopes: scopesOf(principal),
