@@ -6,7 +6,7 @@ import { collectPair, example, integerBetween, oneOf, parseAmount, parseDay } fr
 import { formatMinorMoney, formatNumber, formatTime, orDash } from '../output/format.js';
 import { renderTable } from '../output/table.js';
 import { nextPageHint } from './sessions.js';
-import { parseFilter } from './stats-query.js';
+import { filtersParam, parseFilter } from './stats-query.js';
 
 const EVENT_TYPES = ['pageview', 'custom', 'server', 'payment'] as const;
 
@@ -65,7 +65,7 @@ export function registerEvents(program: Command) {
         const answer = await unwrap(
           ctx.client.GET('/v1/events', {
             params: {
-              query: { site_id: ctx.site(), ...rest, ...(filter ? { filters: JSON.stringify(filter) } : {}) },
+              query: { site_id: ctx.site(), ...rest, ...filtersParam(filter) },
             },
           }),
         );

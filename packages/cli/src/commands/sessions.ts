@@ -6,7 +6,7 @@ import { example, integerBetween, parseDay } from '../options.js';
 import { formatDuration, formatMinorMoney, formatNumber, formatTime, orDash } from '../output/format.js';
 import { dim } from '../output/style.js';
 import { renderDetails, renderTable } from '../output/table.js';
-import { parseFilter } from './stats-query.js';
+import { filtersParam, parseFilter } from './stats-query.js';
 
 const sourceOf = (row: { channel: string; ai_source: string | null; referrer: string | null }) =>
   row.ai_source ?? (row.referrer ? `${row.channel} (${row.referrer})` : row.channel);
@@ -47,7 +47,7 @@ export function registerSessions(program: Command) {
                 ...(options.from ? { from: options.from } : {}),
                 ...(options.to ? { to: options.to } : {}),
                 ...(options.timezone ? { timezone: options.timezone } : {}),
-                ...(options.filter ? { filters: JSON.stringify(options.filter) } : {}),
+                ...filtersParam(options.filter),
                 ...(options.converted ? { converted: 'true' as const } : {}),
                 ...(options.limit ? { limit: options.limit } : {}),
                 ...(options.before ? { before: options.before } : {}),

@@ -53,6 +53,11 @@ export function parseFilter(value: string, previous: Filter[] = []): Filter[] {
   return [...previous, [operator, dimensionName(name), values]];
 }
 
+/** The `filters` query parameter of the list endpoints (sessions, events, visitors): the stats query's list as JSON. */
+export function filtersParam(filters: readonly unknown[] | undefined): { filters?: string } {
+  return filters ? { filters: JSON.stringify(filters) } : {};
+}
+
 /** `visitors:desc`, `channel:asc` (default descending). */
 export function parseOrder(
   value: string,

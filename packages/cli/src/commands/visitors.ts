@@ -6,7 +6,7 @@ import { example, integerBetween, oneOf, parseDay } from '../options.js';
 import { formatDuration, formatMinorMoney, formatNumber, formatTime, orDash } from '../output/format.js';
 import { renderDetails, renderTable } from '../output/table.js';
 import { nextPageHint } from './sessions.js';
-import { parseFilter } from './stats-query.js';
+import { filtersParam, parseFilter } from './stats-query.js';
 
 const SORTS = ['last_seen', 'visits', 'revenue'] as const;
 
@@ -46,7 +46,7 @@ export function registerVisitors(program: Command) {
         const answer = await unwrap(
           ctx.client.GET('/v1/visitors', {
             params: {
-              query: { site_id: ctx.site(), ...rest, ...(filter ? { filters: JSON.stringify(filter) } : {}) },
+              query: { site_id: ctx.site(), ...rest, ...filtersParam(filter) },
             },
           }),
         );
