@@ -11,4 +11,5 @@ export {
   type QueryOf,
   STATS_METRICS,
   type StatsQueryBody,
+  WEBHOOK_EVENT_TYPES,
 } from './vocabulary.js';

@@ -651,7 +651,7 @@ export interface paths {
         put?: never;
         /**
          * Add a site with a new key for it (shown once)
-         * @description Adds a site and mints an API key for it alone (`stats:read` and `ingest:write`), shown only in this answer. Needs `credentials:write`, `stats:read` and `ingest:write`, a key not restricted to one site, and an account-wide admin behind the key. `domain` is a hostname only; it is stored lower-cased, an IDN as punycode.
+         * @description Adds a site and mints an API key for it alone (`stats:read` and `ingest:write`), shown only in this answer. Needs `credentials:write`, `stats:read` and `ingest:write`, a key not restricted to one site, and an account-wide admin behind the key. `domain` is a hostname only; it is stored lower-cased, an IDN as punycode. `currency` (optional, default USD) is the reporting currency; given here it counts as chosen by hand, so a later payment-processor connection does not override it.
          *
          *     Authentication: an API key with `credentials:write` or a dashboard session.
          */
@@ -990,9 +990,11 @@ export interface paths {
          *     `amount` is in major units of `currency` (12.5 USD, 1200 JPY, 1.250 KWD) and is stored exactly as integer
          *     minor units. `email` is only hashed for matching; it is never stored or logged.
          *
-         *     Always 202 `{status, transaction_id}`: `recorded`, `trial`, `refunded`, or `duplicate` when site +
-         *     `provider` + `transaction_id` is already held (durable, no expiry; concurrent identical posts create
-         *     one payment).
+         *     Always 202 `{status, transaction_id, event_id}`: `recorded`, `trial`, `refunded`, or `duplicate` when
+         *     site + `provider` + `transaction_id` is already held (durable, no expiry; concurrent identical posts
+         *     create one payment). `event_id` (`pay_…`) is the payment’s id, the same in its webhooks
+         *     (`conversion.attributed`, `conversion.refunded`) and in the conversion listing; a duplicate or a refund
+         *     answers the id of the payment it concerns.
          *
          *     Refunds: post again with the same `transaction_id` and `provider` and `refunded: true` (everything
          *     outstanding) or `refunded_amount` (the running total refunded so far). Only the part above what was
@@ -1009,6 +1011,78 @@ export interface paths {
          *     Authentication: an API key with `ingest:write`.
          */
         post: operations["recordPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sites/{siteId}/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The site’s payment-processor connections, without their secrets
+         * @description Each connection with its receiving URL, last event, last error and count of events; needs `stats:read`. A site the credential cannot reach, or one inside its deletion window, is 404 `not_found`.
+         *
+         *     Authentication: an API key with `stats:read` or a dashboard session.
+         */
+        get: operations["listIntegrations"];
+        put?: never;
+        /**
+         * Connect Stripe, Paddle, Lemon Squeezy or Polar; answers the URL to paste into the processor
+         * @description Needs `credentials:write`. Payments, trials, renewals and refunds then arrive from the processor’s signed webhooks at `receive_url`. One connection per processor and site: a second is 409 `provider_connected`. From then on `POST /v1/server/payments` with that `provider` is refused for the site (409 `provider_connected`), so a payment is never counted twice. The site’s currency becomes `default_currency` (or the first payment’s currency) unless it was set by hand. A site the credential cannot reach, or one inside its deletion window, is 404 `not_found`.
+         *
+         *     Authentication: an API key with `credentials:write` or a dashboard session.
+         */
+        post: operations["connectIntegration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sites/{siteId}/integrations/{connectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect a processor: its receiving URL answers 404 from now on
+         * @description Needs `config:write`. Payments already recorded stay. The processor’s payments can then be posted to `POST /v1/server/payments` again. An unknown connection id is 404 `not_found`.
+         *
+         *     Authentication: an API key with `config:write` or a dashboard session.
+         */
+        delete: operations["disconnectIntegration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/{provider}/{connectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Where a processor sends its webhooks (the connection’s `receive_url`)
+         * @description Public: the processor’s signature, checked with the connection’s signing secret, is the credential. An unsigned, wrongly signed or stale request is 400 `invalid_signature` and an unreadable event 400 `invalid_payload`; nothing is stored and the reason shows as the connection’s `last_error`. A verified event answers 200 once committed; an event id seen before is acknowledged (`duplicate`) and not applied again; an event type that carries no payment is acknowledged and ignored. An unknown or disconnected connection is 404; a site scheduled for deletion 429 `quota_exceeded`. On any 5xx nothing was recorded, and the processor retries.
+         *
+         *     Authentication: none (public).
+         */
+        post: operations["receiveProcessorEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1643,6 +1717,26 @@ export interface webhooks {
          * @description Verify the signature over the raw body before parsing it (any Standard Webhooks library does this). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery is failed. Deduplicate on `webhook-id`.
          */
         post: operations["receiveConversionAttributed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "conversion.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A refund was taken back from the sources of a payment
+         * @description Verify the signature over the raw body before parsing it (any Standard Webhooks library does this). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery is failed. Deduplicate on `webhook-id`.
+         */
+        post: operations["receiveConversionRefunded"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4554,7 +4648,8 @@ export interface operations {
                  * @example {
                  *       "domain": "blog.example.org",
                  *       "name": "Company blog",
-                 *       "region": "eu"
+                 *       "region": "eu",
+                 *       "currency": "EUR"
                  *     }
                  */
                 "application/json": {
@@ -4566,6 +4661,8 @@ export interface operations {
                      * @enum {string}
                      */
                     region?: "us" | "eu";
+                    /** @description Reporting currency; default USD. Given here, it counts as chosen by hand: a payment-processor connection never overrides it */
+                    currency?: string;
                 };
             };
         };
@@ -4940,7 +5037,7 @@ export interface operations {
                     attribution_model?: "first_touch" | "last_touch" | "linear" | "time_decay";
                     /** @description The domain or a registrable parent of it; null or "" clears to host-only cookies */
                     cookie_apex_domain?: string | null;
-                    /** @description A supported ISO 4217 code; setting it records that it was chosen by hand */
+                    /** @description A supported ISO 4217 code, any case, stored upper-case; setting it records that it was chosen by hand */
                     currency?: string;
                 };
             };
@@ -6667,7 +6764,8 @@ export interface operations {
                      *           "revenue": {
                      *             "total_cents": 4900,
                      *             "currency": "EUR",
-                     *             "conversion_count": 2
+                     *             "conversion_count": 2,
+                     *             "unconverted": []
                      *           },
                      *           "client_revenue": null,
                      *           "latest_session_id": "0195e3a4-7c1b-7d2e-9f30-5a6b7c8d9e0f"
@@ -6740,7 +6838,7 @@ export interface operations {
                                 /** @description City name, from the address; empty when unknown */
                                 city: string;
                             };
-                            /** @description Conversion events of the person in the window. `total_cents` sums their values in the site's currency; other currencies are converted at the ECB rate of their day, and a value whose currency has no rate on record is left out of the sum (its event still counts) */
+                            /** @description Conversion events of the person in the window. `total_cents` sums their values in the site's currency; other currencies are converted at the ECB rate of their day (or the latest earlier one), as the revenue report does; a value whose currency has no rate on record is left out of the sum and listed under `unconverted` (its event still counts) */
                             revenue: {
                                 /** @description Minor units of `currency` */
                                 total_cents: number;
@@ -6748,6 +6846,13 @@ export interface operations {
                                 currency: string;
                                 /** @description Conversion events of the person in the window */
                                 conversion_count: number;
+                                /** @description Values in currencies with no exchange rate on record for their day or any day before */
+                                unconverted: {
+                                    /** @description ISO 4217 code of the values set aside */
+                                    currency: string;
+                                    /** @description Their sum, minor units of that currency */
+                                    total_cents: number;
+                                }[];
                             };
                             /** @description Always null */
                             client_revenue: null;
@@ -6892,7 +6997,8 @@ export interface operations {
                      *           "revenue": {
                      *             "total_cents": 4900,
                      *             "currency": "EUR",
-                     *             "conversion_count": 2
+                     *             "conversion_count": 2,
+                     *             "unconverted": []
                      *           },
                      *           "client_revenue": null,
                      *           "latest_session_id": "0195e3a4-7c1b-7d2e-9f30-5a6b7c8d9e0f"
@@ -6961,7 +7067,7 @@ export interface operations {
                                 /** @description City name, from the address; empty when unknown */
                                 city: string;
                             };
-                            /** @description Conversion events of the person in the window. `total_cents` sums their values in the site's currency; other currencies are converted at the ECB rate of their day, and a value whose currency has no rate on record is left out of the sum (its event still counts) */
+                            /** @description Conversion events of the person in the window. `total_cents` sums their values in the site's currency; other currencies are converted at the ECB rate of their day (or the latest earlier one), as the revenue report does; a value whose currency has no rate on record is left out of the sum and listed under `unconverted` (its event still counts) */
                             revenue: {
                                 /** @description Minor units of `currency` */
                                 total_cents: number;
@@ -6969,6 +7075,13 @@ export interface operations {
                                 currency: string;
                                 /** @description Conversion events of the person in the window */
                                 conversion_count: number;
+                                /** @description Values in currencies with no exchange rate on record for their day or any day before */
+                                unconverted: {
+                                    /** @description ISO 4217 code of the values set aside */
+                                    currency: string;
+                                    /** @description Their sum, minor units of that currency */
+                                    total_cents: number;
+                                }[];
                             };
                             /** @description Always null */
                             client_revenue: null;
@@ -7110,7 +7223,8 @@ export interface operations {
                      *       "revenue": {
                      *         "total_cents": 4900,
                      *         "currency": "EUR",
-                     *         "conversion_count": 2
+                     *         "conversion_count": 2,
+                     *         "unconverted": []
                      *       },
                      *       "client_revenue": null,
                      *       "latest_session_id": "0195e3a4-7c1b-7d2e-9f30-5a6b7c8d9e0f",
@@ -7216,7 +7330,7 @@ export interface operations {
                             /** @description City name, from the address; empty when unknown */
                             city: string;
                         };
-                        /** @description Conversion events of the person in the window. `total_cents` sums their values in the site's currency; other currencies are converted at the ECB rate of their day, and a value whose currency has no rate on record is left out of the sum (its event still counts) */
+                        /** @description Conversion events of the person in the window. `total_cents` sums their values in the site's currency; other currencies are converted at the ECB rate of their day (or the latest earlier one), as the revenue report does; a value whose currency has no rate on record is left out of the sum and listed under `unconverted` (its event still counts) */
                         revenue: {
                             /** @description Minor units of `currency` */
                             total_cents: number;
@@ -7224,6 +7338,13 @@ export interface operations {
                             currency: string;
                             /** @description Conversion events of the person in the window */
                             conversion_count: number;
+                            /** @description Values in currencies with no exchange rate on record for their day or any day before */
+                            unconverted: {
+                                /** @description ISO 4217 code of the values set aside */
+                                currency: string;
+                                /** @description Their sum, minor units of that currency */
+                                total_cents: number;
+                            }[];
                         };
                         /** @description Always null */
                         client_revenue: null;
@@ -7398,7 +7519,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "status": "recorded",
-                     *       "transaction_id": "pi_3QxR7bK2aLmN8cDe0fGh1iJk"
+                     *       "transaction_id": "pi_3QxR7bK2aLmN8cDe0fGh1iJk",
+                     *       "event_id": "pay_5b1e0c7a-93d2-4f68-8a41-2c6e9d0b7f35"
                      *     }
                      */
                     "application/json": {
@@ -7409,6 +7531,8 @@ export interface operations {
                         status: "recorded" | "trial" | "refunded" | "duplicate";
                         /** @description The `transaction_id` sent */
                         transaction_id: string;
+                        /** @description The payment’s id `pay_…`: `event_id` of its `conversion.attributed` and `conversion.refunded` webhooks and of its row in the conversion listing. A duplicate or a refund answers the id of the payment it concerns */
+                        event_id: string;
                     };
                 };
             };
@@ -7482,6 +7606,462 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentsError"];
+                };
+            };
+        };
+    };
+    listIntegrations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Snippet key; a dashboard session may also pass the internal site UUID
+                 * @example ttid_4kQp2ZrT9xVbN7mWcLs3Ed
+                 */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The site’s connections, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "connections": [
+                     *         {
+                     *           "id": "6f1c2a7e-93b4-4d0a-9a51-3c8e2f7b1d44",
+                     *           "provider": "stripe",
+                     *           "name": "Stripe live account",
+                     *           "receive_url": "https://stats.example.com/v1/integrations/stripe/6f1c2a7e-93b4-4d0a-9a51-3c8e2f7b1d44",
+                     *           "created_at": "2026-03-14T09:26:53.000Z",
+                     *           "last_event_at": "2026-03-16T18:02:11.000Z",
+                     *           "last_error": null,
+                     *           "last_error_at": null,
+                     *           "events_received": 42
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        connections: {
+                            /** @description The connection’s id, part of `receive_url` */
+                            id: string;
+                            /** @enum {string} */
+                            provider: "stripe" | "paddle" | "lemonsqueezy" | "polar";
+                            name: string | null;
+                            /** @description Paste this into the processor as the webhook endpoint URL */
+                            receive_url: string;
+                            /**
+                             * Format: date-time
+                             * @description An ISO-8601 timestamp with a time zone offset
+                             * @example 2026-03-14T09:26:53Z
+                             */
+                            created_at: string;
+                            /** @description When the last verified event arrived */
+                            last_event_at: string | null;
+                            /** @description Why the last refused delivery was refused (bad signature, stale timestamp, unreadable event) */
+                            last_error: string | null;
+                            last_error_at: string | null;
+                            /** @description Verified events received, replays included */
+                            events_received: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked, expired or not taken here */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description The API key lacks `stats:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description A path parameter fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description Too many requests; retry after the seconds in `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description The credential could not be checked (the database is unavailable); retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+        };
+    };
+    connectIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Snippet key; a dashboard session may also pass the internal site UUID
+                 * @example ttid_4kQp2ZrT9xVbN7mWcLs3Ed
+                 */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "provider": "stripe",
+                 *       "signing_secret": "whsec_3f9Ck2mVx81LqPz0Rt7yBn4Hw6Ja5Ds",
+                 *       "name": "Stripe live account"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    provider: "stripe" | "paddle" | "lemonsqueezy" | "polar";
+                    /** @description The webhook signing secret the processor shows for the endpoint you add there (Stripe `whsec_…`, Paddle’s secret key, Lemon Squeezy’s signing secret, Polar’s secret). Stored encrypted; never shown again */
+                    signing_secret: string;
+                    /** @description A label to tell connections apart, up to 60 characters */
+                    name?: string | null;
+                    /** @description The processor account’s default currency. It becomes the site’s currency unless one was set by hand; without it, the first payment received sets it */
+                    default_currency?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Connected */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6f1c2a7e-93b4-4d0a-9a51-3c8e2f7b1d44",
+                     *       "provider": "stripe",
+                     *       "name": "Stripe live account",
+                     *       "receive_url": "https://stats.example.com/v1/integrations/stripe/6f1c2a7e-93b4-4d0a-9a51-3c8e2f7b1d44",
+                     *       "created_at": "2026-03-14T09:26:53.000Z",
+                     *       "last_event_at": null,
+                     *       "last_error": null,
+                     *       "last_error_at": null,
+                     *       "events_received": 0
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The connection’s id, part of `receive_url` */
+                        id: string;
+                        /** @enum {string} */
+                        provider: "stripe" | "paddle" | "lemonsqueezy" | "polar";
+                        name: string | null;
+                        /** @description Paste this into the processor as the webhook endpoint URL */
+                        receive_url: string;
+                        /**
+                         * Format: date-time
+                         * @description An ISO-8601 timestamp with a time zone offset
+                         * @example 2026-03-14T09:26:53Z
+                         */
+                        created_at: string;
+                        /** @description When the last verified event arrived */
+                        last_event_at: string | null;
+                        /** @description Why the last refused delivery was refused (bad signature, stale timestamp, unreadable event) */
+                        last_error: string | null;
+                        last_error_at: string | null;
+                        /** @description Verified events received, replays included */
+                        events_received: number;
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked, expired or not taken here */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description The API key lacks `credentials:write`; or a session request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description `provider_connected`: the site already has a connection to this processor */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description A field of the body fails validation; or a path parameter fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description Too many requests; retry after the seconds in `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description The credential could not be checked (the database is unavailable); retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+        };
+    };
+    disconnectIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Snippet key; a dashboard session may also pass the internal site UUID
+                 * @example ttid_4kQp2ZrT9xVbN7mWcLs3Ed
+                 */
+                siteId: string;
+                /**
+                 * @description The connection’s id
+                 * @example 6f1c2a7e-93b4-4d0a-9a51-3c8e2f7b1d44
+                 */
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Disconnected */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No credential, or one that is unknown, revoked, expired or not taken here */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description The API key lacks `config:write`; or a session request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description A path parameter fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description Too many requests; retry after the seconds in `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description The credential could not be checked (the database is unavailable); retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+        };
+    };
+    receiveProcessorEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The processor
+                 * @example stripe
+                 */
+                provider: string;
+                /**
+                 * @description The connection’s id
+                 * @example 6f1c2a7e-93b4-4d0a-9a51-3c8e2f7b1d44
+                 */
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        /** @description The processor’s event, exactly as it signed it (any content type; kept as text) */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_1QfB2cLkdIwHu7ix0Y3bXz9K",
+                 *       "object": "event",
+                 *       "type": "checkout.session.completed",
+                 *       "created": 1773480413,
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "cs_live_a1B2c3D4",
+                 *           "object": "checkout.session",
+                 *           "mode": "payment",
+                 *           "payment_status": "paid",
+                 *           "payment_intent": "pi_3QfB2bLkdIwHu7ix1kq8Zr5T",
+                 *           "amount_total": 4900,
+                 *           "currency": "eur",
+                 *           "client_reference_id": "q7Lm2xZaR4tY9wKp",
+                 *           "customer_details": {
+                 *             "email": "buyer@example.com"
+                 *           },
+                 *           "metadata": {}
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Committed (or a replay acknowledged) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received": true,
+                     *       "duplicate": false,
+                     *       "payments": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        received: true;
+                        /** @description The event id was applied before; nothing was applied again */
+                        duplicate: boolean;
+                        /** @description Payments, trials and refunds the event recorded; 0 for an ignored type */
+                        payments: number;
+                    };
+                };
+            };
+            /** @description `invalid_signature` or `invalid_payload`: nothing was recorded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestError"];
+                };
+            };
+            /** @description `not_found`: no such connection (or it was disconnected) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestError"];
+                };
+            };
+            /** @description `conflict`: a refund described on its own arrived before its payment; nothing was recorded and the processor retries */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestError"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestError"];
+                };
+            };
+            /** @description A field of the body fails validation; or a path parameter fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestError"];
+                };
+            };
+            /** @description `quota_exceeded`: the site is scheduled for deletion; or `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestError"];
                 };
             };
         };
@@ -7636,7 +8216,7 @@ export interface operations {
                     /** @description https:// only; no user-info; not a private, loopback, link-local or internal address */
                     url: string;
                     /** @description Default: [ai_session.classified] */
-                    event_types?: ("ai_session.classified" | "conversion.attributed")[];
+                    event_types?: ("ai_session.classified" | "conversion.attributed" | "conversion.refunded")[];
                 };
             };
         };
@@ -7865,8 +8445,8 @@ export interface operations {
                 "application/json": {
                     /** @description https:// only; no user-info; not a private, loopback, link-local or internal address */
                     url?: string;
-                    /** @description Subset of ai_session.classified, conversion.attributed */
-                    event_types?: ("ai_session.classified" | "conversion.attributed")[];
+                    /** @description Subset of ai_session.classified, conversion.attributed, conversion.refunded */
+                    event_types?: ("ai_session.classified" | "conversion.attributed" | "conversion.refunded")[];
                     enabled?: boolean;
                 };
             };
@@ -8025,7 +8605,7 @@ export interface operations {
                      *           "next_attempt_at": "2026-11-25T09:32:10.000Z",
                      *           "last_attempt_at": "2026-11-25T09:22:10.412Z",
                      *           "created_at": "2026-11-25T09:21:41.208311Z",
-                     *           "payload": "{\"type\":\"conversion.attributed\",\"id\":\"whd_7Hq2LmX9pR4tZ8cV1bN6kW3y\",\"created_at\":\"2026-11-25T09:21:40.000Z\",\"data\":{\"site_id\":\"ttid_4kQp2ZrT9xVbN7mWcLs3Ed\",\"event_id\":\"pay_7c2e9a41-5b3d-4f6e-8a1c-2d3e4f5a6b7c\",\"event_name\":\"payment\",\"occurred_at\":\"2026-11-25T09:21:40.000Z\",\"value_cents\":4900,\"currency\":\"EUR\",\"credits\":{\"first_touch\":[{\"source\":\"search\",\"source_kind\":\"non_ai\",\"share\":1}],\"last_touch\":[{\"source\":\"chatgpt\",\"source_kind\":\"ai\",\"share\":1}],\"linear\":[{\"source\":\"chatgpt\",\"source_kind\":\"ai\",\"share\":0.5},{\"source\":\"search\",\"source_kind\":\"non_ai\",\"share\":0.5}],\"time_decay\":[{\"source\":\"chatgpt\",\"source_kind\":\"ai\",\"share\":0.71},{\"source\":\"search\",\"source_kind\":\"non_ai\",\"share\":0.29}]}}}"
+                     *           "payload": "{\"type\":\"conversion.attributed\",\"id\":\"whd_7Hq2LmX9pR4tZ8cV1bN6kW3y\",\"created_at\":\"2026-11-25T09:21:40.000Z\",\"data\":{\"site_id\":\"ttid_4kQp2ZrT9xVbN7mWcLs3Ed\",\"event_id\":\"pay_7c2e9a41-5b3d-4f6e-8a1c-2d3e4f5a6b7c\",\"event_name\":\"payment\",\"occurred_at\":\"2026-11-25T09:21:40.000Z\",\"value_cents\":4900,\"currency\":\"EUR\",\"transaction_id\":\"pi_3QxR7bK2aLmN8cDe0fGh1iJk\",\"provider\":\"stripe\",\"renewal\":false,\"refunded_cents\":0,\"credits\":{\"first_touch\":[{\"source\":\"search\",\"source_kind\":\"non_ai\",\"share\":1}],\"last_touch\":[{\"source\":\"chatgpt\",\"source_kind\":\"ai\",\"share\":1}],\"linear\":[{\"source\":\"chatgpt\",\"source_kind\":\"ai\",\"share\":0.5},{\"source\":\"search\",\"source_kind\":\"non_ai\",\"share\":0.5}],\"time_decay\":[{\"source\":\"chatgpt\",\"source_kind\":\"ai\",\"share\":0.71},{\"source\":\"search\",\"source_kind\":\"non_ai\",\"share\":0.29}]}}}"
                      *         }
                      *       ],
                      *       "next_before": null
@@ -8037,7 +8617,7 @@ export interface operations {
                             id: string;
                             /** Format: uuid */
                             webhook_id: string;
-                            /** @description ai_session.classified, conversion.attributed, or webhook.ping */
+                            /** @description ai_session.classified, conversion.attributed, conversion.refunded, or webhook.ping */
                             event_type: string;
                             /** @description `whd_…`; also the `webhook-id` header, the same on every retry */
                             envelope_id: string;
@@ -8586,7 +9166,7 @@ export interface operations {
                      *         "gross": 295,
                      *         "refunded": 49,
                      *         "net": 246,
-                     *         "conversions": 7,
+                     *         "conversions": 8,
                      *         "trials": 1
                      *       },
                      *       "sources": [
@@ -8595,8 +9175,16 @@ export interface operations {
                      *           "gross": 99,
                      *           "refunded": 0,
                      *           "net": 99,
-                     *           "conversions": 2,
-                     *           "trials": 0
+                     *           "conversions": 3,
+                     *           "trials": 0,
+                     *           "unconverted": [
+                     *             {
+                     *               "currency": "ARS",
+                     *               "gross": 25000,
+                     *               "refunded": 0,
+                     *               "net": 25000
+                     *             }
+                     *           ]
                      *         },
                      *         {
                      *           "source": "chatgpt",
@@ -8604,7 +9192,8 @@ export interface operations {
                      *           "refunded": 49,
                      *           "net": 98,
                      *           "conversions": 4,
-                     *           "trials": 1
+                     *           "trials": 1,
+                     *           "unconverted": []
                      *         },
                      *         {
                      *           "source": "",
@@ -8612,7 +9201,8 @@ export interface operations {
                      *           "refunded": 0,
                      *           "net": 49,
                      *           "conversions": 1,
-                     *           "trials": 0
+                     *           "trials": 0,
+                     *           "unconverted": []
                      *         }
                      *       ],
                      *       "days": [
@@ -8623,6 +9213,7 @@ export interface operations {
                      *           "net": 196,
                      *           "conversions": 5,
                      *           "trials": 1,
+                     *           "unconverted": [],
                      *           "sources": [
                      *             {
                      *               "source": "chatgpt",
@@ -8630,7 +9221,8 @@ export interface operations {
                      *               "refunded": 0,
                      *               "net": 147,
                      *               "conversions": 4,
-                     *               "trials": 1
+                     *               "trials": 1,
+                     *               "unconverted": []
                      *             },
                      *             {
                      *               "source": "",
@@ -8638,7 +9230,8 @@ export interface operations {
                      *               "refunded": 0,
                      *               "net": 49,
                      *               "conversions": 1,
-                     *               "trials": 0
+                     *               "trials": 0,
+                     *               "unconverted": []
                      *             }
                      *           ]
                      *         },
@@ -8647,16 +9240,32 @@ export interface operations {
                      *           "gross": 99,
                      *           "refunded": 49,
                      *           "net": 50,
-                     *           "conversions": 2,
+                     *           "conversions": 3,
                      *           "trials": 0,
+                     *           "unconverted": [
+                     *             {
+                     *               "currency": "ARS",
+                     *               "gross": 25000,
+                     *               "refunded": 0,
+                     *               "net": 25000
+                     *             }
+                     *           ],
                      *           "sources": [
                      *             {
                      *               "source": "search",
                      *               "gross": 99,
                      *               "refunded": 0,
                      *               "net": 99,
-                     *               "conversions": 2,
-                     *               "trials": 0
+                     *               "conversions": 3,
+                     *               "trials": 0,
+                     *               "unconverted": [
+                     *                 {
+                     *                   "currency": "ARS",
+                     *                   "gross": 25000,
+                     *                   "refunded": 0,
+                     *                   "net": 25000
+                     *                 }
+                     *               ]
                      *             },
                      *             {
                      *               "source": "chatgpt",
@@ -8664,12 +9273,20 @@ export interface operations {
                      *               "refunded": 49,
                      *               "net": -49,
                      *               "conversions": 0,
-                     *               "trials": 0
+                     *               "trials": 0,
+                     *               "unconverted": []
                      *             }
                      *           ]
                      *         }
                      *       ],
-                     *       "unconverted": []
+                     *       "unconverted": [
+                     *         {
+                     *           "currency": "ARS",
+                     *           "gross": 25000,
+                     *           "refunded": 0,
+                     *           "net": 25000
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": {
@@ -8708,6 +9325,17 @@ export interface operations {
                             conversions: number;
                             /** @description Of `conversions`, the free trials */
                             trials: number;
+                            /** @description This row’s money in other currencies with no exchange rate on record for its day or any day before, per currency and in that currency: left out of the row’s amounts (its counts are in them); empty when everything converted */
+                            unconverted: {
+                                /** @description ISO 4217 code of the money set aside */
+                                currency: string;
+                                /** @description Payments in `currency`, major units */
+                                gross: number;
+                                /** @description Refunds in `currency`, major units */
+                                refunded: number;
+                                /** @description `gross` − `refunded` */
+                                net: number;
+                            }[];
                         }[];
                         /** @description Days with any payment or refund, oldest first, each with its per-source breakdown */
                         days: {
@@ -8722,6 +9350,17 @@ export interface operations {
                             conversions: number;
                             /** @description Of `conversions`, the free trials */
                             trials: number;
+                            /** @description This row’s money in other currencies with no exchange rate on record for its day or any day before, per currency and in that currency: left out of the row’s amounts (its counts are in them); empty when everything converted */
+                            unconverted: {
+                                /** @description ISO 4217 code of the money set aside */
+                                currency: string;
+                                /** @description Payments in `currency`, major units */
+                                gross: number;
+                                /** @description Refunds in `currency`, major units */
+                                refunded: number;
+                                /** @description `gross` − `refunded` */
+                                net: number;
+                            }[];
                             sources: {
                                 /** @description Credited source: the visit’s source label (assistant name, `search`, `direct`, …); "" when no visit matched */
                                 source: string;
@@ -8735,13 +9374,28 @@ export interface operations {
                                 conversions: number;
                                 /** @description Of `conversions`, the free trials */
                                 trials: number;
+                                /** @description This row’s money in other currencies with no exchange rate on record for its day or any day before, per currency and in that currency: left out of the row’s amounts (its counts are in them); empty when everything converted */
+                                unconverted: {
+                                    /** @description ISO 4217 code of the money set aside */
+                                    currency: string;
+                                    /** @description Payments in `currency`, major units */
+                                    gross: number;
+                                    /** @description Refunds in `currency`, major units */
+                                    refunded: number;
+                                    /** @description `gross` − `refunded` */
+                                    net: number;
+                                }[];
                             }[];
                         }[];
-                        /** @description Money in another currency with no exchange rate on record for its day or any day before: left out of the amounts above (its counts are in them) and reported here in its own currency */
+                        /** @description Money in another currency with no exchange rate on record for its day or any day before: left out of the amounts above (its counts are in them) and reported here in its own currency. The whole window’s; each source and day row lists its own share under its `unconverted` */
                         unconverted: {
+                            /** @description ISO 4217 code of the money set aside */
                             currency: string;
+                            /** @description Payments in `currency`, major units */
                             gross: number;
+                            /** @description Refunds in `currency`, major units */
                             refunded: number;
+                            /** @description `gross` − `refunded` */
                             net: number;
                         }[];
                     };
@@ -12662,6 +13316,7 @@ export interface operations {
                      *           "gross": 196,
                      *           "refunded": 49,
                      *           "net": 147,
+                     *           "unconverted": [],
                      *           "unconverted_revenue_days": 0
                      *         }
                      *       ],
@@ -12728,6 +13383,7 @@ export interface operations {
                             assistant_visits: number;
                             /** @description Conversions credited to those visits (shares under linear and time_decay) */
                             conversions: number;
+                            /** @description Payments (and trials) credited to those visits, whatever their currency (shares under linear and time_decay) */
                             payments: number;
                             gross: number;
                             refunded: number;
@@ -12735,6 +13391,17 @@ export interface operations {
                             net: number;
                             /** @description Days of revenue left out for want of an exchange rate */
                             unconverted_revenue_days: number;
+                            /** @description The money of those days, per currency and in that currency: left out of `gross`, `refunded` and `net` (its payments are counted), as GET /v1/revenue’s `unconverted`; empty when all converted */
+                            unconverted: {
+                                /** @description ISO 4217 code of the money set aside */
+                                currency: string;
+                                /** @description Payments in `currency`, major units */
+                                gross: number;
+                                /** @description Refunds in `currency`, major units */
+                                refunded: number;
+                                /** @description `gross` − `refunded` */
+                                net: number;
+                            }[];
                         }[];
                         /** @description The crawlers whose operators publish address ranges, and whether their hits can be verified; other crawlers are never checked */
                         address_checks: {
@@ -12911,6 +13578,10 @@ export interface operations {
                  *         "occurred_at": "2026-11-25T09:21:40.000Z",
                  *         "value_cents": 4900,
                  *         "currency": "EUR",
+                 *         "transaction_id": "pi_3QxR7bK2aLmN8cDe0fGh1iJk",
+                 *         "provider": "stripe",
+                 *         "renewal": false,
+                 *         "refunded_cents": 0,
                  *         "credits": {
                  *           "first_touch": [
                  *             {
@@ -12971,12 +13642,146 @@ export interface operations {
                         /** @description Whole minor units of `currency` */
                         value_cents: number;
                         currency: string;
+                        /** @description Payments: the posted `transaction_id`; null for a goal */
+                        transaction_id: string | null;
+                        /** @description Payments: the posted `provider`; null for a goal */
+                        provider: string | null;
+                        /** @description Payments: whether it is a renewal; null for a goal */
+                        renewal: boolean | null;
+                        /** @description Payments: minor units refunded before it was attributed (each such refund is also sent as `conversion.refunded`; do not count it twice); null for a goal */
+                        refunded_cents: number | null;
                         /** @description Per model (first_touch, last_touch, linear, time_decay): credited sources, largest share first */
                         credits: {
                             [key: string]: {
                                 source: string;
                                 source_kind: string;
                                 share: number;
+                            }[];
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveConversionRefunded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The envelope id `whd_…` (equal to the body's `id`); the same on every retry */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse it when far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed by the secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "conversion.refunded",
+                 *       "id": "whd_Vb8kQ3nM6xT1rL9pZ4wC2hYd",
+                 *       "created_at": "2026-11-27T14:05:12.000Z",
+                 *       "data": {
+                 *         "site_id": "ttid_4kQp2ZrT9xVbN7mWcLs3Ed",
+                 *         "event_id": "pay_7c2e9a41-5b3d-4f6e-8a1c-2d3e4f5a6b7c",
+                 *         "transaction_id": "pi_3QxR7bK2aLmN8cDe0fGh1iJk",
+                 *         "provider": "stripe",
+                 *         "refunded_cents": 1950,
+                 *         "currency": "EUR",
+                 *         "refunded_at": "2026-11-27T14:05:12.000Z",
+                 *         "credits": {
+                 *           "first_touch": [
+                 *             {
+                 *               "source": "search",
+                 *               "source_kind": "non_ai",
+                 *               "share": 1,
+                 *               "refunded_cents": 1950
+                 *             }
+                 *           ],
+                 *           "last_touch": [
+                 *             {
+                 *               "source": "chatgpt",
+                 *               "source_kind": "ai",
+                 *               "share": 1,
+                 *               "refunded_cents": 1950
+                 *             }
+                 *           ],
+                 *           "linear": [
+                 *             {
+                 *               "source": "chatgpt",
+                 *               "source_kind": "ai",
+                 *               "share": 0.5,
+                 *               "refunded_cents": 975
+                 *             },
+                 *             {
+                 *               "source": "search",
+                 *               "source_kind": "non_ai",
+                 *               "share": 0.5,
+                 *               "refunded_cents": 975
+                 *             }
+                 *           ],
+                 *           "time_decay": [
+                 *             {
+                 *               "source": "chatgpt",
+                 *               "source_kind": "ai",
+                 *               "share": 0.71,
+                 *               "refunded_cents": 1384.5
+                 *             },
+                 *             {
+                 *               "source": "search",
+                 *               "source_kind": "non_ai",
+                 *               "share": 0.29,
+                 *               "refunded_cents": 565.5
+                 *             }
+                 *           ]
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "conversion.refunded";
+                    /** @description Envelope id `whd_…`, equal to the `webhook-id` header; the same on every retry */
+                    id: string;
+                    /** @description When the fact happened (ISO-8601 UTC) */
+                    created_at: string;
+                    data: {
+                        /** @description Snippet key `ttid_…` */
+                        site_id: string;
+                        /** @description The payment’s id `pay_…`: `event_id` of the payments response and of the conversion listing */
+                        event_id: string;
+                        /** @description The `transaction_id` the payment was posted with */
+                        transaction_id: string;
+                        /** @description The `provider` it was posted with (`api` by default) */
+                        provider: string;
+                        /** @description Minor units of `currency` this refund took back (not the running total) */
+                        refunded_cents: number;
+                        /** @description The payment’s currency */
+                        currency: string;
+                        /** @description When the refund happened: its `timestamp`, or when it was posted */
+                        refunded_at: string;
+                        /** @description Per model: the sources the payment was credited to, largest share first, with the part of the refund taken from each (they add up to `refunded_cents`); empty when the model credited nobody (the refund came off unattributed revenue) */
+                        credits: {
+                            [key: string]: {
+                                source: string;
+                                source_kind: string;
+                                share: number;
+                                /** @description This source's part of the refund, minor units with up to six decimals */
+                                refunded_cents: number;
                             }[];
                         };
                     } & {

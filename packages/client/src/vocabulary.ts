@@ -71,3 +71,11 @@ export const FUNNEL_BREAKDOWNS = everyOf<NonNullable<FunnelQueryBody['breakdown'
   'visit:channel',
   'visit:ai_source',
 ]);
+
+type WebhookBody = BodyOf<'/v1/sites/{siteId}/webhooks', 'post'>;
+
+export const WEBHOOK_EVENT_TYPES = everyOf<NonNullable<WebhookBody['event_types']>[number]>()([
+  'ai_session.classified',
+  'conversion.attributed',
+  'conversion.refunded',
+]);

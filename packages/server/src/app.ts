@@ -38,6 +38,7 @@ import { registerCollectRoutes } from './ingest/collect.routes.js';
 import { createGeoLookup, type GeoLookup } from './ingest/geo.js';
 import { registerServerEventRoutes } from './ingest/server-events.routes.js';
 import { registerTrackerRoute } from './ingest/tracker.routes.js';
+import { registerIntegrationRoutes } from './integrations/integrations.routes.js';
 import { registerInvitationRoutes } from './invitations/invitations.routes.js';
 import { registerCurrentKeyRoute } from './keys/current-key.routes.js';
 import { registerKeyRoutes } from './keys/keys.routes.js';
@@ -193,6 +194,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerGoalRoutes(app, services);
   registerVisitorRoutes(app, services);
   registerPaymentRoutes(app, services);
+  await registerIntegrationRoutes(app, services);
   registerWebhookRoutes(app, services);
   registerConversionRoutes(app, services);
   registerRevenueRoutes(app, services);

@@ -79,6 +79,7 @@ const schema = z.object({
     )
     .default(ECB_DAILY_RATES_URL),
   RATES_REFRESH_HOURS: z.coerce.number().int().min(1).max(168).default(6),
+  RATES_SNAPSHOT: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   CRAWLER_RANGES: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z
     .enum(['true', 'false'], { error: 'must be true or false' })
@@ -137,6 +138,8 @@ export interface Config {
   /** Where exchange rates are refreshed from; undefined when refreshing is off. */
   ratesUrl: string | undefined;
   ratesRefreshHours: number;
+  /** Whether start-up stores the packaged ECB rate history (rates/rates-snapshot.ts) where rates are missing. */
+  ratesSnapshot: boolean;
   /** Whether crawler operators' published address ranges are fetched (daily) to flag spoofed crawlers. */
   crawlerRanges: boolean;
   /** Test-only: webhooks may target loopback and private addresses. Unsafe in production. */
@@ -223,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // The one variable where empty is not unset: `RATES_URL=` turns refreshing off, as does `off`.
     ratesUrl: env.RATES_URL === '' || values.RATES_URL.toLowerCase() === 'off' ? undefined : values.RATES_URL,
     ratesRefreshHours: values.RATES_REFRESH_HOURS,
+    ratesSnapshot: values.RATES_SNAPSHOT === 'on',
     crawlerRanges: values.CRAWLER_RANGES === 'on',
     webhookAllowPrivateTargets: values.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
     extraCaCertsFile: values.NODE_EXTRA_CA_CERTS ? path.resolve(values.NODE_EXTRA_CA_CERTS) : undefined,

@@ -13,6 +13,7 @@ import { roleFromArgs, runsBackgroundJobs, type ServerRole } from './http/roles.
 import { applySiteLimit, prepareSetupToken, resolveSecretKey } from './instance.js';
 import { startBackgroundJobs } from './jobs/background-jobs.js';
 import { systemClock } from './lib/clock.js';
+import { loadRatesSnapshot } from './rates/rates-snapshot.js';
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
@@ -37,6 +38,9 @@ async function main(): Promise<void> {
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
   const app = await buildApp({ config, database, clock: systemClock, redis, role });
 
+  // Before listening, so reports convert from the first request (rates/rates-snapshot.ts).
+  if (runsBackgroundJobs(role) && config.ratesSnapshot)
+    await loadRatesSnapshot({ db: database.db, log: app.log });
   const stopJobs = runsBackgroundJobs(role) ? startBackgroundJobs(app, config) : async () => {};
 
   let stopping = false;

@@ -13,6 +13,7 @@ import { createEventsService } from './events/events.service.js';
 import { createFunnelsService } from './funnels/funnels.service.js';
 import { createGoalsService } from './goals/goals.service.js';
 import { createIngestService } from './ingest/ingest.service.js';
+import { createIntegrationsService } from './integrations/integrations.service.js';
 import { createInvitationsService } from './invitations/invitations.service.js';
 import { createKeysService } from './keys/keys.service.js';
 import type { Clock } from './lib/clock.js';
@@ -44,8 +45,24 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
   const ingest = createIngestService({ db, clock, secretKey: config.secretKey });
   const goals = createGoalsService({ db, clock, sites });
   const visitors = createVisitorsService({ db, clock, sites, secretKey: config.secretKey });
-  const payments = createPaymentsService({ db, clock, secretKey: config.secretKey, sites, ingest });
   const rates = createRatesService({ db, clock });
+  // Payment-processor connections (issue 24).
+  const integrations = createIntegrationsService({
+    db,
+    clock,
+    secretKey: config.secretKey,
+    receiveBaseUrl: config.publicUrl,
+    sites,
+    ingest,
+  });
+  const payments = createPaymentsService({
+    db,
+    clock,
+    secretKey: config.secretKey,
+    sites,
+    ingest,
+    isProviderConnected: integrations.isConnected,
+  });
   const webhooks = createWebhooksService({ db, clock, config, sites });
   // Attribution worker, conversion listing and revenue report (issue 6).
   const attribution = createAttributionWorker({ db, clock });
@@ -81,6 +98,7 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
     goals,
     visitors,
     payments,
+    integrations,
     rates,
     webhooks,
     attribution,

@@ -1,5 +1,5 @@
 /** `touchtrail webhooks`: a site's outbound endpoints, their test ping, delivery log and secret. */
-import { unwrap } from '@touchtrail/client';
+import { unwrap, WEBHOOK_EVENT_TYPES } from '@touchtrail/client';
 import type { Command } from 'commander';
 import { action, type Context } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -8,9 +8,8 @@ import { formatNumber, formatTime, orDash } from '../output/format.js';
 import { renderDetails, renderTable } from '../output/table.js';
 import { nextPageHint } from './sessions.js';
 
-const EVENT_TYPES = ['ai_session.classified', 'conversion.attributed'] as const;
-type EventType = (typeof EVENT_TYPES)[number];
-const parseEventType = oneOf(EVENT_TYPES);
+type EventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+const parseEventType = oneOf(WEBHOOK_EVENT_TYPES);
 
 interface WebhookView {
   id: string;
@@ -66,7 +65,7 @@ export function registerWebhooks(program: Command) {
     .requiredOption('--endpoint <https-url>', 'where deliveries are posted')
     .option(
       '--event <type>',
-      'ai_session.classified or conversion.attributed (repeatable)',
+      `${WEBHOOK_EVENT_TYPES.join(', ')} (repeatable)`,
       (v: string, p: EventType[] = []) => [...p, parseEventType(v)],
     )
     .addHelpText(

@@ -42,6 +42,10 @@ export const sitesWithDeletedQuery = queryOptions({
 export const WEBHOOK_EVENT_TYPES = [
   { key: 'ai_session.classified', label: 'A visit is classified as coming from an AI assistant' },
   { key: 'conversion.attributed', label: 'A conversion is attributed to a source' },
+  {
+    key: 'conversion.refunded',
+    label: 'A refund takes money back from the sources a payment was credited to',
+  },
 ] as const;
 
 export type VerificationStatus = 'verified' | 'failing' | 'unverified';

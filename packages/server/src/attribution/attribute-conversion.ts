@@ -8,9 +8,15 @@ import type { Transaction } from 'kysely';
 import type { AttributionModel, DB } from '../db/types.js';
 import { PAYMENT_EVENT_NAMES } from '../goals/goal-names.js';
 import { newId } from '../lib/ids.js';
-import { lockPayment, postPayment } from '../revenue/revenue-ledger.js';
+import { type LedgerPayment, lockPayment, postPayment } from '../revenue/revenue-ledger.js';
 import * as store from './attribution.store.js';
-import { ATTRIBUTION_MODELS, attributeUnderAllModels, type Credits, sourceKinds } from './models.js';
+import {
+  ATTRIBUTION_MODELS,
+  attributeUnderAllModels,
+  type Credits,
+  creditsInOrder,
+  sourceKinds,
+} from './models.js';
 
 const PAYMENTS: ReadonlySet<string> = new Set(PAYMENT_EVENT_NAMES);
 
@@ -73,18 +79,13 @@ export async function attributeConversion(
   const rows = await creditConversion(trx, job.site_id, conversion);
   await hooks.afterCredits?.(job, trx);
 
-  let value = {
-    minor: conversion.value_minor ?? 0,
-    currency: conversion.currency ?? conversion.site_currency,
-  };
-  if (PAYMENTS.has(conversion.name ?? '')) {
-    const payment = await lockPayment(trx, job.site_id, { eventId: conversion.event_id });
-    // The payment and its event are written in one transaction; missing, the job retries.
-    if (!payment) throw new Error(`payment of conversion ${conversion.event_id} not found`);
-    await postPayment(trx, job.site_id, payment, creditsOf(rows), now);
-    value = { minor: payment.amount_minor, currency: payment.currency };
-  }
+  const payment = PAYMENTS.has(conversion.name ?? '')
+    ? await lockPayment(trx, job.site_id, { eventId: conversion.event_id })
+    : null;
+  // The payment and its event are written in one transaction; missing, the job retries.
+  if (payment === undefined) throw new Error(`payment of conversion ${conversion.event_id} not found`);
 
+  // Queued before the ledger posts the payment, so its refunds' facts come after this one.
   await store.insertOutboxEvent(trx, {
     site_id: job.site_id,
     id: newId(),
@@ -95,18 +96,35 @@ export async function attributeConversion(
       event_id: conversion.event_id,
       event_name: conversion.name,
       occurred_at: new Date(conversion.occurred_at).toISOString(),
-      value_cents: value.minor,
-      currency: value.currency,
+      value_cents: payment ? payment.amount_minor : (conversion.value_minor ?? 0),
+      currency: payment ? payment.currency : (conversion.currency ?? conversion.site_currency),
+      ...paymentFacts(payment),
       credits: Object.fromEntries(
         ATTRIBUTION_MODELS.map((model) => [
           model,
-          rows
-            .filter((row) => row.model === model)
-            .sort((a, b) => b.share - a.share || (a.source < b.source ? -1 : 1))
-            .map(({ source, source_kind, share }) => ({ source, source_kind, share })),
+          creditsInOrder(rows, model).map(({ source, source_kind, share }) => ({
+            source,
+            source_kind,
+            share,
+          })),
         ]),
       ),
     },
     created_at: now,
   });
+  if (payment) await postPayment(trx, job.site_id, payment, creditsOf(rows), now);
+}
+
+/**
+ * What a backend matches a payment by: its `transaction_id` and `provider`, whether it renews,
+ * and the minor units refunded before it was attributed (each such refund is also sent as its
+ * own `conversion.refunded`). Null for a goal conversion, so the fields are always present.
+ */
+function paymentFacts(payment: LedgerPayment | null) {
+  return {
+    transaction_id: payment?.transaction_id ?? null,
+    provider: payment?.provider ?? null,
+    renewal: payment?.renewal ?? null,
+    refunded_cents: payment?.refunded_minor ?? null,
+  };
 }

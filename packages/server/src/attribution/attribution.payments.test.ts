@@ -60,7 +60,15 @@ describe('attribution of payments', () => {
       .where('site_id', '=', site.id)
       .where('dedupe_key', '=', payment.eventId)
       .executeTakeFirstOrThrow();
-    expect(fact.payload).toMatchObject({ event_name: 'payment', value_cents: 9000, currency: 'EUR' });
+    expect(fact.payload).toMatchObject({
+      event_name: 'payment',
+      value_cents: 9000,
+      currency: 'EUR',
+      transaction_id: `tx_${payment.id.slice(0, 8)}`,
+      provider: 'api',
+      renewal: false,
+      refunded_cents: 0,
+    });
 
     // Attributing again adds nothing.
     await t.database.db
@@ -185,6 +193,24 @@ describe('attribution of payments', () => {
       .where('payment_id', '=', payment.id)
       .execute();
     expect(refunds).toEqual([{ applied: true }, { applied: true }]);
+    // The payment's fact says what was refunded before it; each refund has its own fact.
+    const facts = async () =>
+      t.database.db
+        .selectFrom('outbox_events')
+        .select(['type', 'payload'])
+        .where('site_id', '=', site.id)
+        .where('type', 'like', 'conversion.%')
+        .orderBy('type')
+        .execute();
+    const queued = await facts();
+    expect(queued.map((fact) => fact.type)).toEqual([
+      'conversion.attributed',
+      'conversion.refunded',
+      'conversion.refunded',
+    ]);
+    expect(queued[0]?.payload).toMatchObject({ event_id: payment.eventId, refunded_cents: 3501 });
+    const refundFacts = queued.slice(1).map((fact) => fact.payload as { refunded_cents: number });
+    expect(refundFacts.map((fact) => fact.refunded_cents).sort()).toEqual([1001, 2500]);
 
     await t.database.db
       .updateTable('attribution_jobs')
@@ -195,6 +221,7 @@ describe('attribution of payments', () => {
     expect((await revenueRows(t, site.id, 'linear')).reduce((sum, row) => sum + row.refunded_minor, 0)).toBe(
       3501,
     );
+    expect(await facts()).toHaveLength(3);
   });
 
   it('credits a payment that carries only an email to the visitor a server event linked by user id and email', async () => {

@@ -75,6 +75,11 @@ describe('attribution worker', () => {
       occurred_at: t.clock.now().toISOString(),
       value_cents: 1250,
       currency: 'EUR',
+      // The payment facts are there, null, on a goal conversion.
+      transaction_id: null,
+      provider: null,
+      renewal: null,
+      refunded_cents: null,
       credits: {
         first_touch: [{ source: 'chatgpt', source_kind: 'ai', share: 1 }],
         last_touch: [{ source: 'search', source_kind: 'non_ai', share: 1 }],

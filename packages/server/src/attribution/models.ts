@@ -104,3 +104,16 @@ export function sourceKinds(touchpoints: readonly Touchpoint[]): Map<string, str
   for (const tp of chronological(touchpoints)) kinds.set(tp.source, tp.sourceKind);
   return kinds;
 }
+
+/**
+ * One model's credits in the order webhooks list them: largest share first, then by source, so
+ * `conversion.attributed` and `conversion.refunded` name the sources of a payment alike.
+ */
+export function creditsInOrder<T extends { model: AttributionModel; source: string; share: number }>(
+  rows: readonly T[],
+  model: AttributionModel,
+): T[] {
+  return rows
+    .filter((row) => row.model === model)
+    .sort((a, b) => b.share - a.share || (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+}

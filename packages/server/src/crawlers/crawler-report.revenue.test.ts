@@ -3,7 +3,8 @@
  * time_decay the daily rollup holds fractions of a cent per source, which the report must sum
  * and convert without failing, to the cent of what GET /v1/revenue says for the same sources.
  * The dataset: one buyer arriving from ChatGPT, Perplexity and Google search, two USD payments on
- * two days (the first partly refunded on the second) and one EUR payment, on a USD site.
+ * two days (the first partly refunded on the second), one EUR payment and one in Argentine pesos
+ * (no ECB rate: counted, and its money listed apart), on a USD site.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { arrive } from '../attribution/attribution.fixtures.js';
@@ -62,6 +63,7 @@ describe('GET /v1/crawlers: revenue split over several sources', () => {
     await t.app.services.attribution.runUntilIdle();
     t.clock.advance(DAY_MS);
     await pay({ ...usd, transaction_id: 'pi_2', amount: 100 });
+    await pay({ currency: 'ARS', visitor_id: buyer, transaction_id: 'pi_ars', amount: 300 });
     await t.app.services.attribution.runUntilIdle();
     await pay({ ...usd, transaction_id: 'pi_1', amount: 100, refunded_amount: 10 });
   });
@@ -73,20 +75,16 @@ describe('GET /v1/crawlers: revenue split over several sources', () => {
     const usdGross = (2 * 100) / 3;
     const usdRefunded = 10 / 3;
     const eurGross = cents(cents(100 / 3) * USD_PER_EURO);
+    // The pesos have no rate: their third is counted and listed apart, in pesos.
     const expected = {
-      payments: 1,
+      payments: 1.3333,
       gross: cents(usdGross + eurGross),
       refunded: cents(usdRefunded),
       net: cents(usdGross - usdRefunded + eurGross),
-      unconverted_revenue_days: 0,
+      unconverted_revenue_days: 1,
+      unconverted: [{ currency: 'ARS', gross: 100, refunded: 0, net: 100 }],
     };
-    expect(expected).toEqual({
-      payments: 1,
-      gross: 105.67,
-      refunded: 3.33,
-      net: 102.33,
-      unconverted_revenue_days: 0,
-    });
+    expect(expected).toMatchObject({ gross: 105.67, refunded: 3.33, net: 102.33 });
     expect(operator(report, 'OpenAI')).toMatchObject({ assistant_visits: 1, ...expected });
     expect(operator(report, 'Perplexity')).toMatchObject({ assistant_visits: 1, ...expected });
   });
@@ -95,7 +93,7 @@ describe('GET /v1/crawlers: revenue split over several sources', () => {
     'agrees with GET /v1/revenue for the same sources (%s)',
     async (model) => {
       const [report, revenue] = await Promise.all([get('/v1/crawlers', model), get('/v1/revenue', model)]);
-      expect(revenue.unconverted).toEqual([]);
+      expect(revenue.unconverted).toEqual([{ currency: 'ARS', gross: 300, refunded: 0, net: 300 }]);
       for (const [name, source] of [
         ['OpenAI', 'chatgpt'],
         ['Perplexity', 'perplexity'],
@@ -107,6 +105,7 @@ describe('GET /v1/crawlers: revenue split over several sources', () => {
           refunded: credited.refunded,
           net: credited.net,
           payments: Number(credited.conversions.toFixed(4)),
+          unconverted: credited.unconverted,
         });
       }
     },

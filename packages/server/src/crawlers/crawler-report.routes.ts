@@ -80,7 +80,11 @@ const reportSchema = z
           conversions: z
             .number()
             .describe('Conversions credited to those visits (shares under linear and time_decay)'),
-          payments: z.number(),
+          payments: z
+            .number()
+            .describe(
+              'Payments (and trials) credited to those visits, whatever their currency (shares under linear and time_decay)',
+            ),
           gross: z.number(),
           refunded: z.number(),
           net: z.number().describe('Gross minus refunds, in `currency`'),
@@ -88,6 +92,19 @@ const reportSchema = z
             .number()
             .int()
             .describe('Days of revenue left out for want of an exchange rate'),
+          unconverted: z
+            .array(
+              z.object({
+                currency: z.string().describe('ISO 4217 code of the money set aside'),
+                gross: z.number().describe('Payments in `currency`, major units'),
+                refunded: z.number().describe('Refunds in `currency`, major units'),
+                net: z.number().describe('`gross` − `refunded`'),
+              }),
+            )
+            .describe(
+              'The money of those days, per currency and in that currency: left out of `gross`, `refunded` and ' +
+                '`net` (its payments are counted), as GET /v1/revenue’s `unconverted`; empty when all converted',
+            ),
         }),
       )
       .describe('Per AI operator: crawled pages → assistant visits → conversions → net revenue'),

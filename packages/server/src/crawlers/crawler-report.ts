@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import { currencyExponent, toMajorUnits } from '../lib/money.js';
+import { roundToCurrency } from '../rates/exchange.js';
 import { CRAWLER_RANGE_SOURCES } from './crawler-ranges.data.js';
 import { RANGES_MAX_AGE_MS } from './crawler-ranges.js';
 import * as store from './crawler-report.store.js';
@@ -64,22 +65,42 @@ async function creditedMoney(rows: RevenueRow[], currency: string, convert: Conv
     sum.payments += Number(row.conversions);
     sums.set(key, sum);
   }
-  const money = { gross: 0, refunded: 0, payments: 0, unconverted: 0 };
+  const money = { gross: 0, refunded: 0, payments: 0, unconvertedDays: 0 };
+  const aside = new Map<string, { gross: bigint; refunded: bigint }>();
   for (const sum of sums.values()) {
+    // Counted whatever the currency: a payment with no rate is still a payment.
+    money.payments += sum.payments;
     const inSiteCurrency = async (micro: bigint) =>
       sum.currency === currency
         ? toMajorUnits(Number(micro) / 1e6, currency)
         : convert(wholeMinor(micro), sum.currency, currency, sum.day);
     const [gross, refunded] = await Promise.all([inSiteCurrency(sum.gross), inSiteCurrency(sum.refunded)]);
     if (gross === null || refunded === null) {
-      money.unconverted += 1;
+      money.unconvertedDays += 1;
+      const set = aside.get(sum.currency) ?? { gross: 0n, refunded: 0n };
+      set.gross += sum.gross;
+      set.refunded += sum.refunded;
+      aside.set(sum.currency, set);
       continue;
     }
     money.gross += gross;
     money.refunded += refunded;
-    money.payments += sum.payments;
   }
-  return money;
+  return { ...money, unconverted: unconvertedList(aside) };
+}
+
+/** Money with no rate, per currency in that currency, as GET /v1/revenue lists it. */
+function unconvertedList(aside: Map<string, { gross: bigint; refunded: bigint }>) {
+  const major = (micro: bigint, code: string) =>
+    roundToCurrency(toMajorUnits(Number(micro) / 1e6, code), code);
+  return [...aside]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([code, sum]) => ({
+      currency: code,
+      gross: major(sum.gross, code),
+      refunded: major(sum.refunded, code),
+      net: major(sum.gross - sum.refunded, code),
+    }));
 }
 
 export async function buildCrawlerReport(
@@ -144,7 +165,7 @@ export async function buildCrawlerReport(
   for (const operator of operatorNames) {
     const assistants = OPERATOR_ASSISTANTS[operator] ?? [];
     const fetched = fetches.find((row) => row.operator === operator);
-    const { gross, refunded, payments, unconverted } = await creditedMoney(
+    const { gross, refunded, payments, unconvertedDays, unconverted } = await creditedMoney(
       revenue.filter((row) => assistants.includes(row.source)),
       input.currency,
       convert,
@@ -169,7 +190,8 @@ export async function buildCrawlerReport(
       gross: round(gross, exponent),
       refunded: round(refunded, exponent),
       net: round(gross - refunded, exponent),
-      unconverted_revenue_days: unconverted,
+      unconverted_revenue_days: unconvertedDays,
+      unconverted,
     };
     if (entry.hits > 0 || entry.assistant_visits > 0 || entry.conversions > 0) operators.push(entry);
   }

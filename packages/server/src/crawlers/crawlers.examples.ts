@@ -80,6 +80,7 @@ export const crawlerReportExample = {
       gross: 196,
       refunded: 49,
       net: 147,
+      unconverted: [],
       unconverted_revenue_days: 0,
     },
   ],

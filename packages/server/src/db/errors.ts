@@ -34,3 +34,20 @@ export function describeError(error: unknown): string {
   const { constraint } = error as { constraint?: unknown };
   return `database error ${state}${typeof constraint === 'string' ? ` (${constraint})` : ''}`;
 }
+
+/** Deadlocks and serialisation failures: everything rolled back, so the same work may simply run again. */
+export const isRetryableConflict = (error: unknown): boolean => {
+  const state = sqlStateOf(error);
+  return state === '40001' || state === '40P01';
+};
+
+/** Runs `work` (one transaction) again after a deadlock or serialisation failure, up to `attempts` times. */
+export async function retryConflicts<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= attempts || !isRetryableConflict(error)) throw error;
+    }
+  }
+}

@@ -3,6 +3,7 @@ import type { Generated, JSONColumnType } from 'kysely';
 import type { AttributionModel, NullableTimestamp, Region, Role, Timestamp } from './column-types.js';
 import type { CrawlerTables } from './crawler-types.js';
 import type { IngestTables, RevenueTables } from './ingest-types.js';
+import type { ProcessorTables } from './processor-types.js';
 import type { SharedLinkTables } from './shared-link-types.js';
 import type { StatsTables } from './stats-types.js';
 
@@ -190,7 +191,13 @@ export interface PendingSignInsTable {
   expires_at: Timestamp;
 }
 
-export interface DB extends IngestTables, RevenueTables, CrawlerTables, StatsTables, SharedLinkTables {
+export interface DB
+  extends IngestTables,
+    RevenueTables,
+    CrawlerTables,
+    StatsTables,
+    SharedLinkTables,
+    ProcessorTables {
   schema_migrations: SchemaMigrationsTable;
   sql_sources: SqlSourcesTable;
   server_settings: ServerSettingsTable;

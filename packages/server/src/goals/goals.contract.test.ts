@@ -114,7 +114,12 @@ describe('goals contract', () => {
       url: 'https://direct.example.com/start',
     });
     expect(body.visitors[0].client_revenue).toBeNull();
-    expect(body.visitors[0].revenue).toEqual({ total_cents: 0, currency: 'USD', conversion_count: 1 });
+    expect(body.visitors[0].revenue).toEqual({
+      total_cents: 0,
+      currency: 'USD',
+      conversion_count: 1,
+      unconverted: [],
+    });
   });
 });
 

@@ -34,7 +34,9 @@ import { OPENAPI_FILE } from './openapi-document.js';
 const DOCUMENT = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as {
   paths: Record<string, Record<string, Operation>>;
 };
-const SKIPPED_PATHS = ['/v1/collect', '/v1/server/events'];
+// The processors' receiving endpoint takes no credential and any body; its refusals (unsigned,
+// forged, unreadable) are tested per processor in src/integrations/*.http.test.ts.
+const SKIPPED_PATHS = ['/v1/collect', '/v1/server/events', '/v1/integrations/{provider}/{connectionId}'];
 /** Operations not called with a fresh all-scope key of their own (budgets are per credential). */
 const CALLED_WITH: Record<string, 'nothing' | 'session' | 'bot token'> = {
   'POST /v1/setup': 'nothing',
@@ -112,6 +114,12 @@ const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
   'POST /v1/sites/{siteId}/webhooks/{webhookId}/test': () => ({}),
   'POST /v1/sites/{siteId}/webhooks/{webhookId}/rotate-secret': () => ({}),
   'POST /v1/account/bot-tokens': () => ({ site_id: f.site.key, name: 'crawler' }),
+  'POST /v1/sites/{siteId}/integrations': () => ({
+    provider: 'polar',
+    signing_secret: 'whsec_bad_input_secret',
+    name: 'Polar',
+    default_currency: 'EUR',
+  }),
   'POST /v1/sites/{siteId}/shared-links': () => ({ label: 'Investors', password: 'open sesame' }),
   'POST /v1/shared-links/open': () => ({ token: f.sharedLinkToken, password: 'open sesame' }),
   'POST /v1/crawler/hits': () => ({
@@ -288,6 +296,7 @@ const SHAPES: Record<string, (status: number, body: Body, source: Source) => voi
   stats: coded,
   funnels: coded,
   crawlers: coded,
+  integrations: coded,
   goals: (status, body, source) => {
     if (status === 400 || status === 422)
       expect({ status, body }).toEqual({ status: source === 'body' ? 400 : 422, body: validationFailed });
@@ -414,6 +423,13 @@ describe('malformed input on every operation', () => {
       password: 'open sesame',
     });
     const rivalLink = await create(rival.apiKey, `/v1/sites/${rivalSite.site_id}/shared-links`, {});
+    const connection = { provider: 'stripe', signing_secret: 'whsec_bad_input' };
+    const ourConnection = await create(owner.apiKey, `/v1/sites/${site.site_id}/integrations`, connection);
+    const rivalConnection = await create(
+      rival.apiKey,
+      `/v1/sites/${rivalSite.site_id}/integrations`,
+      connection,
+    );
     const headers: Record<string, Record<string, string>> = {};
     const tokens: string[] = [];
     for (const { id } of OPERATIONS) {
@@ -438,6 +454,7 @@ describe('malformed input on every operation', () => {
         invitationId: invitation.id,
         dashboardSessionId: randomUUID(),
         linkId: sharedLink.id,
+        connectionId: ourConnection.id,
       },
       theirs: {
         ...{ siteId: rivalSite.site_id, webhookId: rivalWebhook.id, goalId: rivalGoal.id },
@@ -446,6 +463,7 @@ describe('malformed input on every operation', () => {
         invitationId: rivalInvitation.id,
         dashboardSessionId: await dashboardSessionOf(rival.userId),
         linkId: rivalLink.id,
+        connectionId: rivalConnection.id,
       },
       headers,
       secrets: [

@@ -38,7 +38,11 @@ export type ErrorCode =
   | 'cross_origin_request'
   | 'invalid_link'
   | 'invalid_password'
-  | 'shared_link_limit_reached';
+  | 'shared_link_limit_reached'
+  // Payment-processor connections (DESIGN.md §11).
+  | 'provider_connected'
+  | 'invalid_signature'
+  | 'invalid_payload';
 
 export interface AppErrorDetails {
   /** The offending field, for validation errors. */

@@ -185,6 +185,7 @@ describe('a shop’s user journey', () => {
         net: 49,
         conversions: 1,
         trials: 0,
+        unconverted: [],
       });
       expect(attributed.totals, 'totals of GET /v1/revenue after the payment').toMatchObject({
         gross: 49,
@@ -205,6 +206,7 @@ describe('a shop’s user journey', () => {
         net: 29.5,
         conversions: 1,
         trials: 0,
+        unconverted: [],
       });
       expect(refunded.totals, 'totals of GET /v1/revenue after the refund').toMatchObject({
         gross: 49,

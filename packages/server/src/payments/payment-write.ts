@@ -64,14 +64,20 @@ export function settlementRefund(
 /** How a payment's conversion event is written: as every other event (the ingest service). */
 export type RecordEvents = IngestService['recordEvents'];
 
+/** What a post did (`status`) and the public id of the payment it concerns, `pay_…`. */
+export interface PaymentWritten {
+  status: PaymentStatus;
+  eventId: string;
+}
+
 export async function writePayment(
   trx: Trx,
   input: PaymentInput,
   now: Date,
   recordEvents: RecordEvents,
-): Promise<PaymentStatus> {
+): Promise<PaymentWritten> {
   const id = randomUUID();
-  const isNew = await store.claimPayment(trx, {
+  const claimed = await store.claimPayment(trx, {
     site_id: input.siteId,
     id,
     event_id: paymentEventId(id),
@@ -89,10 +95,10 @@ export async function writePayment(
     paid_at: input.at,
     received_at: now,
   });
-  if (isNew) await writeConversion(trx, input, paymentEventId(id), now, recordEvents);
+  if (claimed.isNew) await writeConversion(trx, input, claimed.eventId, now, recordEvents);
   if (!input.refund) {
-    if (!isNew) return 'duplicate';
-    return input.kind === 'trial' ? 'trial' : 'recorded';
+    if (!claimed.isNew) return { status: 'duplicate', eventId: claimed.eventId };
+    return { status: input.kind === 'trial' ? 'trial' : 'recorded', eventId: claimed.eventId };
   }
   // A refund whose original was never posted lands here too, right after its payment was made.
   const payment = await lockPayment(trx, input.siteId, {
@@ -101,7 +107,7 @@ export async function writePayment(
   });
   if (!payment) throw new Error('a claimed payment row is missing');
   await refund(trx, input.siteId, payment, input.refund.totalMajor, input.at, now);
-  return 'refunded';
+  return { status: 'refunded', eventId: payment.event_id };
 }
 
 async function writeConversion(

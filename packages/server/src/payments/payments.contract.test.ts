@@ -68,7 +68,11 @@ describe('POST /v1/server/payments: contract', () => {
         amount,
         currency,
       });
-      expect(response.json()).toEqual({ status: 'recorded', transaction_id: `order-${currency}` });
+      expect(response.json()).toEqual({
+        status: 'recorded',
+        transaction_id: `order-${currency}`,
+        event_id: expect.stringMatching(/^pay_[0-9a-f-]{36}$/),
+      });
     }
     const { payments } = await storedRows(t, site.id);
     expect(payments.map((p) => [p.currency, p.amount_minor]).sort()).toEqual([
@@ -86,13 +90,12 @@ describe('POST /v1/server/payments: contract', () => {
       currency: 'EUR',
       provider: 'x',
     };
-    expect((await postPayment(t, t.owner.apiKey, body)).json()).toEqual({
-      status: 'trial',
-      transaction_id: 'trial-1',
-    });
+    const first = (await postPayment(t, t.owner.apiKey, body)).json();
+    expect(first).toEqual({ status: 'trial', transaction_id: 'trial-1', event_id: expect.any(String) });
     expect((await postPayment(t, t.owner.apiKey, body)).json()).toEqual({
       status: 'duplicate',
       transaction_id: 'trial-1',
+      event_id: first.event_id,
     });
     const { payments, events } = await storedRows(t, site.id);
     expect(payments).toEqual([expect.objectContaining({ provider: 'x', kind: 'trial' })]);
@@ -102,12 +105,12 @@ describe('POST /v1/server/payments: contract', () => {
   it('records an amount below the currency’s smallest unit as a trial, as it would amount 0', async () => {
     const site = await insertSite(t, t.owner.accountId);
     const tiny = { site_id: site.snippet_key, transaction_id: 'tiny-1', amount: 0.004, currency: 'USD' };
-    expect((await postPayment(t, t.owner.apiKey, tiny)).json()).toEqual({
+    expect((await postPayment(t, t.owner.apiKey, tiny)).json()).toMatchObject({
       status: 'trial',
       transaction_id: 'tiny-1',
     });
     const cent = { ...tiny, transaction_id: 'cent-1', amount: 0.01 };
-    expect((await postPayment(t, t.owner.apiKey, cent)).json()).toEqual({
+    expect((await postPayment(t, t.owner.apiKey, cent)).json()).toMatchObject({
       status: 'recorded',
       transaction_id: 'cent-1',
     });
@@ -162,7 +165,7 @@ describe('POST /v1/server/payments: contract', () => {
       currency: 'USD',
       email: 'buyer@example.com',
     });
-    expect(posted.json()).toEqual({ status: 'recorded', transaction_id: 'by-email' });
+    expect(posted.json()).toMatchObject({ status: 'recorded', transaction_id: 'by-email' });
     await t.app.services.attribution.runUntilIdle();
     expect(await creditedSources(site.id, 'by-email', 'last_touch')).toEqual([['perplexity', 1]]);
   });

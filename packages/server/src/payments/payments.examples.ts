@@ -34,4 +34,8 @@ export const paymentExamples = {
   refund: { summary: 'A partial refund of that charge: the running total refunded', value: refundExample },
 };
 
-export const paymentRecordedExample = { status: 'recorded', transaction_id: 'pi_3QxR7bK2aLmN8cDe0fGh1iJk' };
+export const paymentRecordedExample = {
+  status: 'recorded',
+  transaction_id: 'pi_3QxR7bK2aLmN8cDe0fGh1iJk',
+  event_id: 'pay_5b1e0c7a-93d2-4f68-8a41-2c6e9d0b7f35',
+};

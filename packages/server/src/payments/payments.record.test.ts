@@ -26,10 +26,12 @@ describe('POST /v1/server/payments: recording', () => {
     };
     const first = await postPayment(t, t.owner.apiKey, body);
     expect(first.statusCode).toBe(202);
-    expect(first.json()).toEqual({ status: 'recorded', transaction_id: 'pi_3Nf0001' });
+    const eventId = first.json().event_id;
+    expect(first.json()).toEqual({ status: 'recorded', transaction_id: 'pi_3Nf0001', event_id: eventId });
     const again = await postPayment(t, t.owner.apiKey, { ...body, amount: 12 });
     expect(again.statusCode).toBe(202);
-    expect(again.json()).toEqual({ status: 'duplicate', transaction_id: 'pi_3Nf0001' });
+    // A duplicate answers the id of the payment already held.
+    expect(again.json()).toEqual({ status: 'duplicate', transaction_id: 'pi_3Nf0001', event_id: eventId });
 
     const rows = await storedRows(t, site.id);
     expect(rows.payments).toHaveLength(1);
@@ -49,6 +51,7 @@ describe('POST /v1/server/payments: recording', () => {
       received_at: t.clock.now(),
       attributed_at: null,
     });
+    expect(eventId).toBe(`pay_${payment?.id}`);
     expect(rows.events).toEqual([
       expect.objectContaining({
         event_id: `pay_${payment?.id}`,

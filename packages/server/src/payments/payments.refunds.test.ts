@@ -28,7 +28,12 @@ describe('POST /v1/server/payments: refunds (§4.4 rules 1–6)', () => {
     const refund = async (fields: Record<string, unknown>) => {
       const response = await postPayment(t, t.owner.apiKey, { ...body, ...fields });
       expect(response.statusCode).toBe(202);
-      expect(response.json()).toEqual({ status: 'refunded', transaction_id: body.transaction_id });
+      // A refund answers the id of the payment it refunds.
+      expect(response.json()).toEqual({
+        status: 'refunded',
+        transaction_id: body.transaction_id,
+        event_id: posted.json().event_id,
+      });
     };
     return { site, body, refund, rows: () => storedRows(t, site.id) };
   }
@@ -88,10 +93,12 @@ describe('POST /v1/server/payments: refunds (§4.4 rules 1–6)', () => {
       refunded_amount: 30,
       timestamp: refundedAt.toISOString(),
     });
-    expect(first.json()).toEqual({ status: 'refunded', transaction_id: 'pi_late' });
+    expect(first.json()).toMatchObject({ status: 'refunded', transaction_id: 'pi_late' });
     const original = await postPayment(t, t.owner.apiKey, body);
-    expect(original.json()).toEqual({ status: 'duplicate', transaction_id: 'pi_late' });
+    expect(original.json()).toMatchObject({ status: 'duplicate', transaction_id: 'pi_late' });
     const { payments, refunds, events, jobs } = await storedRows(t, site.id);
+    expect(first.json().event_id).toBe(`pay_${payments[0]?.id}`);
+    expect(original.json().event_id).toBe(first.json().event_id);
     expect(payments).toEqual([
       expect.objectContaining({
         amount_minor: 8000,

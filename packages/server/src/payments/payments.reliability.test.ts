@@ -151,15 +151,19 @@ describe('POST /v1/server/payments when the database fails', () => {
 
       outage.isOn = false;
       outage.atConversion = false;
-      expect((await postPayment(t, owner.apiKey, body)).json()).toEqual({
+      const recorded = (await postPayment(t, owner.apiKey, body)).json();
+      expect(recorded).toEqual({
         status: 'recorded',
         transaction_id: 'pi_flaky',
+        event_id: expect.any(String),
       });
       expect((await postPayment(t, owner.apiKey, body)).json()).toEqual({
         status: 'duplicate',
         transaction_id: 'pi_flaky',
+        event_id: recorded.event_id,
       });
       const once = await storedRows(t, site.id);
+      expect(recorded.event_id).toBe(once.payments[0]?.event_id);
       expect([once.payments.length, once.events.length, once.jobs.length]).toEqual([1, 1, 1]);
     } finally {
       await app.close();

@@ -98,6 +98,12 @@ export const paymentAcceptedSchema = z
       .enum(PAYMENT_STATUSES)
       .describe('`recorded`, `trial`, `refunded`, or `duplicate` when the payment was already held'),
     transaction_id: z.string().describe('The `transaction_id` sent'),
+    event_id: z
+      .string()
+      .describe(
+        'The payment’s id `pay_…`: `event_id` of its `conversion.attributed` and `conversion.refunded` webhooks ' +
+          'and of its row in the conversion listing. A duplicate or a refund answers the id of the payment it concerns',
+      ),
   })
   .meta({ description: 'Accepted and committed', examples: [paymentRecordedExample] });
 

@@ -34,12 +34,15 @@ export function createPaymentsService({
   secretKey,
   sites,
   ingest,
+  isProviderConnected,
 }: {
   db: Kysely<DB>;
   clock: Clock;
   secretKey: string;
   sites: Pick<SitesService, 'findIntakeSite'>;
   ingest: Pick<IngestService, 'recordEvents'>;
+  /** True when a processor connection records this provider's payments for the site (DESIGN §11). */
+  isProviderConnected: (siteId: string, provider: string) => Promise<boolean>;
 }) {
   const unavailable = () =>
     new AppError(503, 'unavailable', 'Could not reach the database; nothing was recorded; retry');
@@ -115,7 +118,7 @@ export function createPaymentsService({
     async record(
       principal: KeyPrincipal,
       body: PaymentBody,
-    ): Promise<{ status: PaymentStatus; transaction_id: string }> {
+    ): Promise<{ status: PaymentStatus; transaction_id: string; event_id: string }> {
       const now = clock.now();
       const at = body.timestamp ? new Date(body.timestamp) : now;
       if (at.getTime() > now.getTime() + MAX_FUTURE_MS) {
@@ -124,12 +127,19 @@ export function createPaymentsService({
       try {
         const site = await requireSite(principal, body.site_id);
         const input = toInput(site.id, body, at);
+        if (await isProviderConnected(site.id, input.provider)) {
+          throw new AppError(
+            409,
+            'provider_connected',
+            `${input.provider} is connected to this site and records its payments itself; posting them here too would count each twice`,
+          );
+        }
         for (let attempt = 1; ; attempt++) {
           try {
-            const status = await db
+            const written = await db
               .transaction()
               .execute((trx) => writePayment(trx, input, now, ingest.recordEvents));
-            return { status, transaction_id: body.transaction_id };
+            return { status: written.status, transaction_id: body.transaction_id, event_id: written.eventId };
           } catch (error) {
             if (attempt >= MAX_ATTEMPTS || !isRetryable(error)) throw error;
           }

@@ -10,17 +10,29 @@ import type { DB } from '../db/types.js';
 type Trx = Transaction<DB>;
 
 /**
- * Claims (site, provider, transaction_id). Returns false when it was already held: under
- * concurrent identical posts exactly one insert wins, the others wait for it and see the row.
+ * Claims (site, provider, transaction_id): `isNew` is false when it was already held, and
+ * `eventId` is then the holder's. Under concurrent identical posts exactly one insert wins; the
+ * others wait for it, then read its row.
  */
-export async function claimPayment(trx: Trx, row: Insertable<PaymentsTable>): Promise<boolean> {
+export async function claimPayment(
+  trx: Trx,
+  row: Insertable<PaymentsTable> & { event_id: string },
+): Promise<{ isNew: boolean; eventId: string }> {
   const inserted = await trx
     .insertInto('payments')
     .values(row)
     .onConflict((oc) => oc.columns(['site_id', 'provider', 'transaction_id']).doNothing())
-    .returning('id')
+    .returning('event_id')
     .executeTakeFirst();
-  return inserted !== undefined;
+  if (inserted) return { isNew: true, eventId: inserted.event_id };
+  const held = await trx
+    .selectFrom('payments')
+    .select('event_id')
+    .where('site_id', '=', row.site_id)
+    .where('provider', '=', row.provider)
+    .where('transaction_id', '=', row.transaction_id)
+    .executeTakeFirstOrThrow();
+  return { isNew: false, eventId: held.event_id };
 }
 
 export async function setRefundedTotal(trx: Trx, siteId: string, paymentId: string, totalMinor: number) {

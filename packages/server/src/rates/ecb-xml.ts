@@ -27,9 +27,16 @@ export class RatesFileError extends Error {
 }
 
 /** The euro's first day; an earlier date is a broken file, not history. */
-const FIRST_EURO_DAY = '1999-01-01';
+export const FIRST_EURO_DAY = '1999-01-01';
 // Fits `numeric(24, 10)`: up to 14 integer digits and 10 decimals, no sign, no exponent.
 const RATE_PATTERN = /^(?:0|[1-9]\d{0,13})(?:\.\d{1,10})?$/;
+
+/** True for a rate the table can hold exactly: positive decimal text, no sign or exponent. */
+export function isRateText(text: string): boolean {
+  // Positive: at least one non-zero digit.
+  return RATE_PATTERN.test(text) && /[1-9]/.test(text);
+}
+
 const CURRENCY_PATTERN = /^[A-Z]{3}$/;
 const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 // One `<Cube …>`, `<Cube …/>` or `</Cube>` tag, with any leading whitespace, at the cursor.
@@ -117,8 +124,7 @@ export function parseEcbXml(xml: string): ParsedRates {
     }
     if (!CURRENCY_PATTERN.test(currency)) fail(at, `invalid currency code ${JSON.stringify(currency)}`);
     if (currency === 'EUR') fail(at, 'a rate for EUR itself (it is 1 by definition)');
-    // Positive: at least one non-zero digit.
-    if (!RATE_PATTERN.test(rate) || !/[1-9]/.test(rate)) {
+    if (!isRateText(rate)) {
       fail(at, `invalid rate ${JSON.stringify(rate)} for ${currency}`);
     }
     if (dayCurrencies.has(currency)) fail(at, `${currency} appears twice on ${day}`);

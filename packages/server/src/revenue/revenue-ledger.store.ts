@@ -19,6 +19,9 @@ export function lockPayment(trx: Trx, siteId: string, key: PaymentKey) {
     .select([
       'id',
       'event_id',
+      'provider',
+      'transaction_id',
+      'renewal',
       'kind',
       'amount_minor',
       'refunded_minor',
@@ -78,7 +81,7 @@ export async function markRefundsApplied(trx: Trx, siteId: string, refundIds: st
 export function loadCredits(trx: Trx, siteId: string, eventId: string) {
   return trx
     .selectFrom('attribution_credits')
-    .select(['model', 'source', 'share'])
+    .select(['model', 'source', 'source_kind', 'share'])
     .where('site_id', '=', siteId)
     .where('event_id', '=', eventId)
     .orderBy('model')

@@ -11,10 +11,13 @@
  * says it is in daily_revenue. A refund that arrives before its payment is posted cannot be split
  * yet (the credits do not exist), so it is stored unapplied and `postPayment` posts it later; the
  * flag is written and read here only, and makes posting twice add nothing the second time.
+ * Applying a refund also queues its `conversion.refunded` fact (attribution/refund-fact.ts), in the
+ * same transaction: at once, or with the payment's posting for a refund that came first.
  */
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { ATTRIBUTION_MODELS, type Credits } from '../attribution/models.js';
+import { queueRefundFact } from '../attribution/refund-fact.js';
 import type { AttributionModel, DB } from '../db/types.js';
 import { createDeltaSheet } from './revenue-deltas.js';
 import * as store from './revenue-ledger.store.js';
@@ -105,6 +108,16 @@ export async function postPayment(
     refunds.map((refund) => refund.id),
   );
   if (isFirstPosting) await store.markPaymentAttributed(trx, siteId, payment.id, now);
+  if (refunds.length === 0) return;
+  const sourceCredits = await store.loadCredits(trx, siteId, payment.event_id);
+  for (const refund of refunds) {
+    const applied = {
+      id: refund.id,
+      amountMinor: refund.amount_minor,
+      refundedAt: new Date(refund.refunded_at),
+    };
+    await queueRefundFact(trx, siteId, payment, applied, sourceCredits, now);
+  }
 }
 
 /**
@@ -120,9 +133,10 @@ export async function postRefund(
   now: Date,
 ): Promise<void> {
   const isPosted = payment.attributed_at !== null;
+  const refundId = randomUUID();
   await store.insertRefund(trx, {
     site_id: siteId,
-    id: randomUUID(),
+    id: refundId,
     payment_id: payment.id,
     amount_minor: refund.amountMinor,
     settlement_minor: refund.settlementMinor,
@@ -147,4 +161,6 @@ export async function postRefund(
       trials: '0',
     })),
   );
+  const applied = { id: refundId, amountMinor: refund.amountMinor, refundedAt: refund.refundedAt };
+  await queueRefundFact(trx, siteId, payment, applied, credits, now);
 }

@@ -54,13 +54,33 @@ describe('revenue end to end', () => {
     expect(body.days).toEqual([
       {
         date: '2026-05-04',
-        ...{ gross: 200, refunded: 20, net: 180, conversions: 3, trials: 1 },
-        sources: [{ source: 'perplexity', gross: 200, refunded: 20, net: 180, conversions: 3, trials: 1 }],
+        ...{ gross: 200, refunded: 20, net: 180, conversions: 3, trials: 1, unconverted: [] },
+        sources: [
+          {
+            source: 'perplexity',
+            gross: 200,
+            refunded: 20,
+            net: 180,
+            conversions: 3,
+            trials: 1,
+            unconverted: [],
+          },
+        ],
       },
       {
         date: '2026-05-05',
-        ...{ gross: 0, refunded: 80, net: -80, conversions: 0, trials: 0 },
-        sources: [{ source: 'perplexity', gross: 0, refunded: 80, net: -80, conversions: 0, trials: 0 }],
+        ...{ gross: 0, refunded: 80, net: -80, conversions: 0, trials: 0, unconverted: [] },
+        sources: [
+          {
+            source: 'perplexity',
+            gross: 0,
+            refunded: 80,
+            net: -80,
+            conversions: 0,
+            trials: 0,
+            unconverted: [],
+          },
+        ],
       },
     ]);
 

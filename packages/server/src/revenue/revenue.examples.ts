@@ -1,8 +1,27 @@
 /** The example answer of `GET /v1/revenue` for the OpenAPI document; it parses with its schema. */
 
-const chatgpt = { source: 'chatgpt', gross: 147, refunded: 49, net: 98, conversions: 4, trials: 1 };
-const search = { source: 'search', gross: 99, refunded: 0, net: 99, conversions: 2, trials: 0 };
-const unmatched = { source: '', gross: 49, refunded: 0, net: 49, conversions: 1, trials: 0 };
+// A payment in Argentine pesos, a currency without an ECB rate, stays in its own currency.
+const pesos = [{ currency: 'ARS', gross: 25000, refunded: 0, net: 25000 }];
+
+const chatgpt = {
+  source: 'chatgpt',
+  gross: 147,
+  refunded: 49,
+  net: 98,
+  conversions: 4,
+  trials: 1,
+  unconverted: [],
+};
+const search = {
+  source: 'search',
+  gross: 99,
+  refunded: 0,
+  net: 99,
+  conversions: 3,
+  trials: 0,
+  unconverted: pesos,
+};
+const unmatched = { source: '', gross: 49, refunded: 0, net: 49, conversions: 1, trials: 0, unconverted: [] };
 
 export const revenueReportExample = {
   site_id: 'ttid_4kQp2ZrT9xVbN7mWcLs3Ed',
@@ -10,7 +29,7 @@ export const revenueReportExample = {
   to: '2026-11-25',
   attribution_model: 'last_touch',
   currency: 'EUR',
-  totals: { gross: 295, refunded: 49, net: 246, conversions: 7, trials: 1 },
+  totals: { gross: 295, refunded: 49, net: 246, conversions: 8, trials: 1 },
   sources: [search, chatgpt, unmatched],
   days: [
     {
@@ -20,9 +39,10 @@ export const revenueReportExample = {
       net: 196,
       conversions: 5,
       trials: 1,
+      unconverted: [],
       sources: [
-        { source: 'chatgpt', gross: 147, refunded: 0, net: 147, conversions: 4, trials: 1 },
-        { source: '', gross: 49, refunded: 0, net: 49, conversions: 1, trials: 0 },
+        { source: 'chatgpt', gross: 147, refunded: 0, net: 147, conversions: 4, trials: 1, unconverted: [] },
+        { source: '', gross: 49, refunded: 0, net: 49, conversions: 1, trials: 0, unconverted: [] },
       ],
     },
     {
@@ -30,10 +50,14 @@ export const revenueReportExample = {
       gross: 99,
       refunded: 49,
       net: 50,
-      conversions: 2,
+      conversions: 3,
       trials: 0,
-      sources: [search, { source: 'chatgpt', gross: 0, refunded: 49, net: -49, conversions: 0, trials: 0 }],
+      unconverted: pesos,
+      sources: [
+        search,
+        { source: 'chatgpt', gross: 0, refunded: 49, net: -49, conversions: 0, trials: 0, unconverted: [] },
+      ],
     },
   ],
-  unconverted: [],
+  unconverted: pesos,
 };

@@ -34,6 +34,21 @@ const figures = {
   trials: z.number().describe('Of `conversions`, the free trials'),
 };
 
+const unconvertedMoney = z.object({
+  currency: z.string().describe('ISO 4217 code of the money set aside'),
+  gross: z.number().describe('Payments in `currency`, major units'),
+  refunded: z.number().describe('Refunds in `currency`, major units'),
+  net: z.number().describe('`gross` − `refunded`'),
+});
+
+const rowUnconverted = z
+  .array(unconvertedMoney)
+  .describe(
+    'This row’s money in other currencies with no exchange rate on record for its day or any day before, ' +
+      'per currency and in that currency: left out of the row’s amounts (its counts are in them); empty when ' +
+      'everything converted',
+  );
+
 const sourceFigures = z.object({
   source: z
     .string()
@@ -41,6 +56,7 @@ const sourceFigures = z.object({
       'Credited source: the visit’s source label (assistant name, `search`, `direct`, …); "" when no visit matched',
     ),
   ...figures,
+  unconverted: rowUnconverted,
 });
 
 export const revenueReportSchema = z
@@ -55,13 +71,21 @@ export const revenueReportSchema = z
     totals: z.object(figures).describe('The whole window'),
     sources: z.array(sourceFigures).describe('The whole window per credited source, largest net first'),
     days: z
-      .array(z.object({ date: z.string(), ...figures, sources: z.array(sourceFigures) }))
+      .array(
+        z.object({
+          date: z.string(),
+          ...figures,
+          unconverted: rowUnconverted,
+          sources: z.array(sourceFigures),
+        }),
+      )
       .describe('Days with any payment or refund, oldest first, each with its per-source breakdown'),
     unconverted: z
-      .array(z.object({ currency: z.string(), gross: z.number(), refunded: z.number(), net: z.number() }))
+      .array(unconvertedMoney)
       .describe(
         'Money in another currency with no exchange rate on record for its day or any day before: ' +
-          'left out of the amounts above (its counts are in them) and reported here in its own currency',
+          'left out of the amounts above (its counts are in them) and reported here in its own currency. ' +
+          'The whole window’s; each source and day row lists its own share under its `unconverted`',
       ),
   })
   .describe(

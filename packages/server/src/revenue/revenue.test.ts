@@ -44,6 +44,7 @@ describe('GET /v1/revenue', () => {
     t.request({ method: 'GET', url: `/v1/revenue?${query}`, headers });
 
   it('reports gross, refunded and net per day and per source in the site currency', async () => {
+    const pounds = [{ currency: 'GBP', gross: 20, refunded: 0, net: 20 }];
     const response = await get(`site_id=${site.snippet_key}&from=2026-04-01&to=2026-04-02`);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toEqual({
@@ -54,27 +55,30 @@ describe('GET /v1/revenue', () => {
       currency: 'USD',
       totals: figures(160, 100, 4, 1),
       sources: [
-        { source: 'search', ...figures(60, 0, 1) },
-        { source: '', ...figures(0, 0, 1) },
-        { source: 'chatgpt', ...figures(100, 100, 2, 1) },
+        { source: 'search', ...figures(60, 0, 1), unconverted: [] },
+        // The pounds had no rate: the row says so instead of reading 0.
+        { source: '', ...figures(0, 0, 1), unconverted: pounds },
+        { source: 'chatgpt', ...figures(100, 100, 2, 1), unconverted: [] },
       ],
       days: [
         {
           date: '2026-04-01',
           ...figures(160, 0, 4, 1),
+          unconverted: pounds,
           sources: [
-            { source: 'chatgpt', ...figures(100, 0, 2, 1) },
-            { source: 'search', ...figures(60, 0, 1) },
-            { source: '', ...figures(0, 0, 1) },
+            { source: 'chatgpt', ...figures(100, 0, 2, 1), unconverted: [] },
+            { source: 'search', ...figures(60, 0, 1), unconverted: [] },
+            { source: '', ...figures(0, 0, 1), unconverted: pounds },
           ],
         },
         {
           date: '2026-04-02',
           ...figures(0, 100, 0),
-          sources: [{ source: 'chatgpt', ...figures(0, 100, 0) }],
+          unconverted: [],
+          sources: [{ source: 'chatgpt', ...figures(0, 100, 0), unconverted: [] }],
         },
       ],
-      unconverted: [{ currency: 'GBP', gross: 20, refunded: 0, net: 20 }],
+      unconverted: pounds,
     });
   });
 
@@ -91,7 +95,12 @@ describe('GET /v1/revenue', () => {
       await get(`site_id=${site.snippet_key}&attribution_model=first_touch&from=2026-04-02&to=2026-04-02`)
     ).json();
     expect(firstTouch.days).toEqual([
-      { date: '2026-04-02', ...figures(0, 100, 0), sources: [{ source: 'chatgpt', ...figures(0, 100, 0) }] },
+      {
+        date: '2026-04-02',
+        ...figures(0, 100, 0),
+        unconverted: [],
+        sources: [{ source: 'chatgpt', ...figures(0, 100, 0), unconverted: [] }],
+      },
     ]);
     expect(firstTouch.totals.net).toBe(-100);
   });

@@ -30,6 +30,8 @@ export const SITE_DATA: readonly OwnedRows[] = [
   bySite('daily_revenue', ['site_id', 'day', 'model', 'source', 'currency']),
   bySite('refunds', ['site_id', 'id']),
   bySite('payments', ['site_id', 'id']),
+  bySite('processor_events', ['site_id', 'provider', 'event_id']),
+  bySite('processor_connections', ['id']),
   bySite('crawler_hits', ['site_id', 'id']),
   bySite('daily_crawler_hits', ['site_id', 'day', 'crawler']),
   bySite('daily_crawler_paths', ['site_id', 'day', 'operator', 'path_key']),

@@ -36,7 +36,12 @@ export const SITE_LIST_EXAMPLE = {
   ],
 };
 
-export const CREATE_SITE_EXAMPLE = { domain: 'blog.example.org', name: 'Company blog', region: 'eu' };
+export const CREATE_SITE_EXAMPLE = {
+  domain: 'blog.example.org',
+  name: 'Company blog',
+  region: 'eu',
+  currency: 'EUR',
+};
 
 export const CREATED_SITE_EXAMPLE = {
   site_id: 'ttid_3JrdGe4OWUVVRUzxHUwfDJ',

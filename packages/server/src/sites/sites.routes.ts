@@ -104,7 +104,8 @@ export function registerSiteRoutes(app: FastifyInstance, { sites }: { sites: Sit
           'Adds a site and mints an API key for it alone (`stats:read` and `ingest:write`), shown only in this ' +
           'answer. Needs `credentials:write`, `stats:read` and `ingest:write`, a key not restricted to one site, ' +
           'and an account-wide admin behind the key. `domain` is a hostname only; it is stored lower-cased, an ' +
-          'IDN as punycode.',
+          'IDN as punycode. `currency` (optional, default USD) is the reporting currency; given here it counts ' +
+          'as chosen by hand, so a later payment-processor connection does not override it.',
         body: createSiteBody,
         response: {
           201: createdSiteSchema,

@@ -41,6 +41,14 @@ const siteNameSchema = z
 
 const hostnameInput = z.string().min(1, 'must not be empty').max(MAX_HOSTNAME_INPUT);
 
+/** Shape only; whether the code is supported is the service's rule (the same for create and update). */
+const currencyInput = z
+  .string()
+  .regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code')
+  .describe(
+    'A supported ISO 4217 code, any case, stored upper-case; setting it records that it was chosen by hand',
+  );
+
 export const listQuery = z.strictObject({
   include_deleted: z
     .enum(['true', 'false'], { error: 'must be "true" or "false"' })
@@ -55,6 +63,11 @@ export const createSiteBody = z
     ),
     name: siteNameSchema.optional(),
     region: z.enum(['us', 'eu']).optional().describe("Default: the account's region"),
+    currency: currencyInput
+      .optional()
+      .describe(
+        'Reporting currency; default USD. Given here, it counts as chosen by hand: a payment-processor connection never overrides it',
+      ),
   })
   .meta({ examples: [CREATE_SITE_EXAMPLE] });
 
@@ -68,11 +81,7 @@ export const updateSiteBody = z
       .nullable()
       .optional()
       .describe('The domain or a registrable parent of it; null or "" clears to host-only cookies'),
-    currency: z
-      .string()
-      .regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code')
-      .optional()
-      .describe('A supported ISO 4217 code; setting it records that it was chosen by hand'),
+    currency: currencyInput.optional(),
   })
   .refine((body) => Object.keys(body).length > 0, {
     error: 'send at least one of name, attribution_model, cookie_apex_domain, currency',

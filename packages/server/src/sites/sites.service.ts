@@ -31,6 +31,7 @@ export interface CreateSiteInput {
   domain: string;
   name?: string | null;
   region?: Region;
+  currency?: string;
 }
 
 export interface UpdateSiteInput {
@@ -50,6 +51,17 @@ export interface SitesDeps {
 /** The scopes of the key a new site comes with (§4.2): read its stats, send it events. */
 const SITE_KEY_SCOPES = ['stats:read', 'ingest:write'] as const;
 
+/**
+ * A currency chosen by hand, at creation or by update: a supported code, stored upper-case, with
+ * `currency_chosen` set even when it equals the default, so a processor connection never
+ * overrides it (§4.2 rules).
+ */
+function chosenCurrency(input: string) {
+  const code = input.toUpperCase();
+  if (!isSupportedCurrency(code)) throw badInput('currency', `currency ${code} is not a supported currency`);
+  return { currency: code, currency_chosen: true };
+}
+
 export function createSitesService(deps: SitesDeps) {
   const { db, clock, accounts, keys } = deps;
 
@@ -66,14 +78,7 @@ export function createSitesService(deps: SitesDeps) {
       if (problem) throw badInput('cookie_apex_domain', `cookie_apex_domain ${problem}`);
       changes.cookie_apex_domain = apex;
     }
-    if (input.currency !== undefined) {
-      const code = input.currency.toUpperCase();
-      if (!isSupportedCurrency(code))
-        throw badInput('currency', `currency ${code} is not a supported currency`);
-      // Chosen by hand, even when it equals the default: a processor connection must not override it.
-      changes.currency = code;
-      changes.currency_chosen = true;
-    }
+    if (input.currency !== undefined) Object.assign(changes, chosenCurrency(input.currency));
     if (Object.keys(changes).length === 0) {
       throw badInput('body', 'Send at least one of name, attribution_model, cookie_apex_domain, currency');
     }
@@ -142,6 +147,7 @@ export function createSitesService(deps: SitesDeps) {
       }
       await requireAdmin(db, principal);
       const domain = requireHostname('domain', input.domain);
+      const currency = input.currency === undefined ? {} : chosenCurrency(input.currency);
       const account = await accounts.getAccount(principal.accountId);
       refuseIfAccountPendingDeletion(account);
       const site = {
@@ -151,6 +157,7 @@ export function createSitesService(deps: SitesDeps) {
         domain,
         name: input.name || null,
         region: input.region ?? account.region ?? 'us',
+        ...currency,
         created_at: clock.now(),
       };
       let apiKey: string;

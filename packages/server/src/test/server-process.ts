@@ -87,6 +87,8 @@ export async function prepareServerProcess(
         LOG_LEVEL: 'warn',
         // Tests stay on this machine: no exchange-rate downloads.
         RATES_URL: 'off',
+        // Storing the packaged rate history costs seconds on each fresh database; no test here needs it.
+        RATES_SNAPSHOT: 'off',
         CRAWLER_RANGES: 'off',
         ...extraEnv,
       };

@@ -5,8 +5,8 @@
  *
  * Values in another currency are converted through the euro at the ECB rate of their day (or the
  * latest earlier day), summed per day and currency first and rounded once per such group, as
- * the revenue report does. A value whose currency has no rate on record is left out of the sum;
- * its event still counts.
+ * the revenue report does. A value whose currency has no rate on record is left out of the sum
+ * and kept per currency under `unconverted`; its event still counts.
  */
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/types.js';
@@ -22,6 +22,8 @@ export interface ConversionTotal {
   conversion_count: number;
   /** Minor units of the site's currency. */
   total_minor: number;
+  /** Values with no rate on record, per currency, in minor units of that currency. */
+  unconverted: Map<string, number>;
 }
 
 interface DayGroup {
@@ -70,9 +72,15 @@ export async function sumConversions(
       person_key: group.person_key,
       conversion_count: 0,
       total_minor: 0,
+      unconverted: new Map<string, number>(),
     };
     total.conversion_count += Number(group.conversion_count);
-    total.total_minor += inSiteCurrency(group, q.currency) ?? 0;
+    const converted = inSiteCurrency(group, q.currency);
+    if (converted !== null) total.total_minor += converted;
+    else {
+      const code = group.currency as string;
+      total.unconverted.set(code, (total.unconverted.get(code) ?? 0) + Number(group.value_minor));
+    }
     totals.set(key, total);
   }
   return [...totals.values()];

@@ -64,6 +64,8 @@ interface Figures {
   latest: VisitFacts | null;
   conversions: number;
   totalMinor: number;
+  /** Minor units per currency that had no rate. */
+  unconverted: Map<string, number>;
 }
 
 const emptyFigures = (): Figures => ({
@@ -77,6 +79,7 @@ const emptyFigures = (): Figures => ({
   latest: null,
   conversions: 0,
   totalMinor: 0,
+  unconverted: new Map(),
 });
 
 const earlier = (a: Date | null, b: Date | null) => (a && (!b || a < b) ? a : b);
@@ -98,7 +101,14 @@ function presentRow(ctx: SummaryContext, person: PersonId, f: Figures) {
     is_new: f.firstSeen !== null && f.firstSeen >= ctx.window.start,
     entry: presentEntry(f.first),
     ...presentDevice(f.latest),
-    revenue: { total_cents: f.totalMinor, currency: ctx.site.currency, conversion_count: f.conversions },
+    revenue: {
+      total_cents: f.totalMinor,
+      currency: ctx.site.currency,
+      conversion_count: f.conversions,
+      unconverted: [...f.unconverted]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([currency, cents]) => ({ currency, total_cents: cents })),
+    },
     client_revenue: null,
     latest_session_id: f.latest?.id ?? null,
   };
@@ -157,8 +167,10 @@ export async function summarisePeople(ctx: SummaryContext, people: PersonId[]): 
     const f = person ? figures.get(person) : undefined;
     if (!f) continue;
     f.conversions += total.conversion_count;
-    // Values in other currencies are left out until exchange rates exist to convert them.
     f.totalMinor += total.total_minor;
+    // Values in currencies with no rate yet are listed apart, never guessed.
+    for (const [code, cents] of total.unconverted)
+      f.unconverted.set(code, (f.unconverted.get(code) ?? 0) + cents);
   }
   return summaries.map((s) => ({
     ...s,

@@ -27,7 +27,7 @@ export const visitorRowExample = {
   entry: chatgptEntry,
   device: macChrome,
   location: berlin,
-  revenue: { total_cents: 4900, currency: 'EUR', conversion_count: 2 },
+  revenue: { total_cents: 4900, currency: 'EUR', conversion_count: 2, unconverted: [] },
   client_revenue: null,
   latest_session_id: LATEST_VISIT_ID,
 };

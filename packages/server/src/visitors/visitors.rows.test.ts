@@ -111,7 +111,7 @@ describe('visitor rows and profiles', () => {
     device: { device_type: 'desktop', os: 'macOS', browser: 'Chrome' },
     location: { country_code: 'FR', city: '' },
     // 12.50 USD + 20 EUR at 1.085 USD per euro + 5 USD.
-    revenue: { total_cents: 3920, currency: 'USD', conversion_count: 3 },
+    revenue: { total_cents: 3920, currency: 'USD', conversion_count: 3, unconverted: [] },
     client_revenue: null,
     latest_session_id: await visitIdOf(desktop),
   });

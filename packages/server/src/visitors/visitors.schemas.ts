@@ -125,11 +125,20 @@ const rowFields = {
       total_cents: z.number().int().describe('Minor units of `currency`'),
       currency: z.string().describe("The site's currency (ISO 4217)"),
       conversion_count: z.number().int().describe('Conversion events of the person in the window'),
+      unconverted: z
+        .array(
+          z.object({
+            currency: z.string().describe('ISO 4217 code of the values set aside'),
+            total_cents: z.number().int().describe('Their sum, minor units of that currency'),
+          }),
+        )
+        .describe('Values in currencies with no exchange rate on record for their day or any day before'),
     })
     .describe(
       "Conversion events of the person in the window. `total_cents` sums their values in the site's " +
-        'currency; other currencies are converted at the ECB rate of their day, and a value whose ' +
-        'currency has no rate on record is left out of the sum (its event still counts)',
+        'currency; other currencies are converted at the ECB rate of their day (or the latest earlier ' +
+        'one), as the revenue report does; a value whose currency has no rate on record is left out of ' +
+        'the sum and listed under `unconverted` (its event still counts)',
     ),
   client_revenue: z.null().describe('Always null'),
   latest_session_id: z.uuid().describe('Id of the latest visit in the window'),

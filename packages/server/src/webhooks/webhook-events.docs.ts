@@ -1,7 +1,8 @@
 /**
  * The bodies Touchtrail POSTs to webhook endpoints, documented in the OpenAPI document's
  * `webhooks` section (OpenAPI 3.1) with their signature headers. The payloads are
- * written by ingest (ai_session.classified) and the attribution job (conversion.attributed);
+ * written by ingest (ai_session.classified), the attribution job (conversion.attributed) and the
+ * revenue ledger (conversion.refunded, attribution/refund-fact.ts);
  * these schemas describe them and are checked against real deliveries in webhooks.delivery.test.ts.
  */
 import type { SwaggerTransform } from '@fastify/swagger';
@@ -43,6 +44,12 @@ export const aiSessionClassifiedEvent = envelope(
 
 const credit = z.object({ source: z.string(), source_kind: z.string(), share: z.number() });
 
+const paymentId = z
+  .string()
+  .describe('The payment’s id `pay_…`: `event_id` of the payments response and of the conversion listing');
+const transactionId = z.string().describe('The `transaction_id` the payment was posted with');
+const provider = z.string().describe('The `provider` it was posted with (`api` by default)');
+
 export const conversionAttributedEvent = envelope(
   'conversion.attributed',
   z
@@ -53,6 +60,19 @@ export const conversionAttributedEvent = envelope(
       occurred_at: z.string(),
       value_cents: z.number().int().describe('Whole minor units of `currency`'),
       currency: z.string(),
+      transaction_id: transactionId
+        .nullable()
+        .describe('Payments: the posted `transaction_id`; null for a goal'),
+      provider: provider.nullable().describe('Payments: the posted `provider`; null for a goal'),
+      renewal: z.boolean().nullable().describe('Payments: whether it is a renewal; null for a goal'),
+      refunded_cents: z
+        .number()
+        .int()
+        .nullable()
+        .describe(
+          'Payments: minor units refunded before it was attributed (each such refund is also sent as ' +
+            '`conversion.refunded`; do not count it twice); null for a goal',
+        ),
       credits: z
         .record(z.string(), z.array(credit))
         .describe(
@@ -60,7 +80,44 @@ export const conversionAttributedEvent = envelope(
         ),
     })
     .loose(),
-  'Sent once per conversion (goal event or payment) after it has been attributed',
+  'Sent once per conversion (goal event or payment) after it has been attributed; `event_id` of a payment is its `pay_…` id',
+);
+
+export const conversionRefundedEvent = envelope(
+  'conversion.refunded',
+  z
+    .object({
+      site_id: z.string().describe('Snippet key `ttid_…`'),
+      event_id: paymentId,
+      transaction_id: transactionId,
+      provider,
+      refunded_cents: z
+        .number()
+        .int()
+        .positive()
+        .describe('Minor units of `currency` this refund took back (not the running total)'),
+      currency: z.string().describe('The payment’s currency'),
+      refunded_at: z.string().describe('When the refund happened: its `timestamp`, or when it was posted'),
+      credits: z
+        .record(
+          z.string(),
+          z.array(
+            credit.extend({
+              refunded_cents: z
+                .number()
+                .describe("This source's part of the refund, minor units with up to six decimals"),
+            }),
+          ),
+        )
+        .describe(
+          'Per model: the sources the payment was credited to, largest share first, with the part of the ' +
+            'refund taken from each (they add up to `refunded_cents`); empty when the model credited nobody ' +
+            '(the refund came off unattributed revenue)',
+        ),
+    })
+    .loose(),
+  'Sent once per refund that took money back from a payment (a re-posted total takes nothing and sends nothing); ' +
+    'for a refund posted before its payment was attributed, right after that payment’s `conversion.attributed`',
 );
 
 export const pingEvent = envelope(
@@ -99,6 +156,12 @@ const EVENTS: [string, z.ZodType, string, string][] = [
     conversionAttributedEvent,
     'A conversion was attributed to its sources',
     'receiveConversionAttributed',
+  ],
+  [
+    'conversion.refunded',
+    conversionRefundedEvent,
+    'A refund was taken back from the sources of a payment',
+    'receiveConversionRefunded',
   ],
   ['webhook.ping', pingEvent, 'Creation and test pings', 'receiveWebhookPing'],
 ];

@@ -6,7 +6,8 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { NullableTimestamp, Timestamp } from '../db/column-types.js';
 
-export const EVENT_TYPES = ['ai_session.classified', 'conversion.attributed'] as const;
+/** What an endpoint can subscribe to; new endpoints get `ai_session.classified` alone (webhooks.service.ts). */
+export const EVENT_TYPES = ['ai_session.classified', 'conversion.attributed', 'conversion.refunded'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export const PING_EVENT_TYPE = 'webhook.ping';
 

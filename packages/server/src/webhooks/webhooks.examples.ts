@@ -42,6 +42,10 @@ const conversionAttributedExample = {
     occurred_at: '2026-11-25T09:21:40.000Z',
     value_cents: 4900,
     currency: 'EUR',
+    transaction_id: 'pi_3QxR7bK2aLmN8cDe0fGh1iJk',
+    provider: 'stripe',
+    renewal: false,
+    refunded_cents: 0,
     credits: {
       first_touch: [{ source: 'search', source_kind: 'non_ai', share: 1 }],
       last_touch: [{ source: 'chatgpt', source_kind: 'ai', share: 1 }],
@@ -112,6 +116,32 @@ export const webhookEventExamples: Record<string, unknown> = {
     },
   },
   'conversion.attributed': conversionAttributedExample,
+  'conversion.refunded': {
+    type: 'conversion.refunded',
+    id: 'whd_Vb8kQ3nM6xT1rL9pZ4wC2hYd',
+    created_at: '2026-11-27T14:05:12.000Z',
+    data: {
+      site_id: SITE_KEY_EXAMPLE,
+      event_id: 'pay_7c2e9a41-5b3d-4f6e-8a1c-2d3e4f5a6b7c',
+      transaction_id: 'pi_3QxR7bK2aLmN8cDe0fGh1iJk',
+      provider: 'stripe',
+      refunded_cents: 1950,
+      currency: 'EUR',
+      refunded_at: '2026-11-27T14:05:12.000Z',
+      credits: {
+        first_touch: [{ source: 'search', source_kind: 'non_ai', share: 1, refunded_cents: 1950 }],
+        last_touch: [{ source: 'chatgpt', source_kind: 'ai', share: 1, refunded_cents: 1950 }],
+        linear: [
+          { source: 'chatgpt', source_kind: 'ai', share: 0.5, refunded_cents: 975 },
+          { source: 'search', source_kind: 'non_ai', share: 0.5, refunded_cents: 975 },
+        ],
+        time_decay: [
+          { source: 'chatgpt', source_kind: 'ai', share: 0.71, refunded_cents: 1384.5 },
+          { source: 'search', source_kind: 'non_ai', share: 0.29, refunded_cents: 565.5 },
+        ],
+      },
+    },
+  },
   'webhook.ping': {
     type: 'webhook.ping',
     id: 'whd_Jq2sV7nB4xR9kL3mW8cT1pYa',

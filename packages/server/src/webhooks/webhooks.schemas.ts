@@ -110,7 +110,9 @@ export const webhookListSchema = z.object({ webhooks: z.array(webhookSchema) }).
 export const deliverySchema = z.object({
   id: z.uuid(),
   webhook_id: z.uuid(),
-  event_type: z.string().describe('ai_session.classified, conversion.attributed, or webhook.ping'),
+  event_type: z
+    .string()
+    .describe('ai_session.classified, conversion.attributed, conversion.refunded, or webhook.ping'),
   envelope_id: z.string().describe('`whd_…`; also the `webhook-id` header, the same on every retry'),
   dedupe_key: z.string(),
   status: z.enum(DELIVERY_STATUSES),
