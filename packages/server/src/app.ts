@@ -136,6 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     config.trackerScriptPath,
     '/v1/server/events',
     '/v1/server/payments',
+    '/v1/integrations/:provider/:connectionId',
     '/v1/crawler/hits',
   ]);
 

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect, newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
 import { bearer, type TestApp, useTestApp } from '../test/app.js';
@@ -71,13 +72,21 @@ describe.each<ServerRole>(['api', 'ingest', 'worker'])('a process in the %s role
       headers: bearer(owner.apiKey),
       payload: { site_id: site.snippet_key, transaction_id: `tx-${role}`, amount: 5, currency: 'EUR' },
     });
+    // A delivery to no connection: the endpoint's own 404 where it is served, the ordinary one elsewhere.
+    const delivery = await t.request({
+      method: 'POST',
+      url: `/v1/integrations/stripe/${randomUUID()}`,
+      payload: '{}',
+    });
+    const processor = delivery.json().message;
     const served = { api: role === 'api', ingest: role === 'ingest' };
-    expect({ api, openapi: openapi.statusCode, script, beacon, payment }).toEqual({
+    expect({ api, openapi: openapi.statusCode, script, beacon, payment, processor }).toEqual({
       api: served.api ? 200 : 404,
       openapi: served.api ? 200 : 404,
       script: served.ingest ? 200 : 404,
       beacon: served.ingest ? 202 : 404,
       payment: served.ingest ? 202 : 404,
+      processor: served.ingest ? 'Connection not found' : 'No such route',
     });
     // Every route stays registered: the document an api process serves is the whole one.
     if (served.api) expect(Object.keys(openapi.json().paths)).toContain('/v1/collect');

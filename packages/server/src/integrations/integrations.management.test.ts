@@ -47,7 +47,7 @@ describe('processor connections', () => {
   it('takes one connection per processor and site (409 provider_connected), others side by side', async () => {
     const site = await insertSite(t, t.owner.accountId);
     await connectProcessor(t, site.snippet_key, 'paddle', 'pdl_ntfset_01_secret');
-    const again = await post(site.snippet_key, { provider: 'paddle', signing_secret: 'other' });
+    const again = await post(site.snippet_key, { provider: 'paddle', signing_secret: 'pdl_ntfset_other' });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({
       error: 'provider_connected',
@@ -71,6 +71,9 @@ describe('processor connections', () => {
       [{ provider: 'stripe', signing_secret: '   ' }, 'signing_secret'],
       [{ provider: 'stripe', signing_secret: 42 }, 'signing_secret'],
       [{ provider: 'stripe', signing_secret: 'x'.repeat(513) }, 'signing_secret'],
+      // An API key pasted where the webhook signing secret belongs could never verify anything.
+      [{ provider: 'stripe', signing_secret: 'sk_live_51Hx' }, 'signing_secret'],
+      [{ provider: 'paddle', signing_secret: 'pdl_live_apikey_01' }, 'signing_secret'],
       [{ provider: 'stripe', signing_secret: SECRET, name: 'n'.repeat(61) }, 'name'],
       [{ provider: 'stripe', signing_secret: SECRET, default_currency: 'XYZ' }, 'default_currency'],
       [{ provider: 'stripe', signing_secret: SECRET, default_currency: 5 }, 'default_currency'],
@@ -185,7 +188,7 @@ describe('processor connections', () => {
       ).json().currency;
     expect(await currencyOf(site.snippet_key)).toBe('EUR');
     // A second processor with another default does not change it again.
-    await connectProcessor(t, site.snippet_key, 'paddle', 'pdl_secret', { default_currency: 'GBP' });
+    await connectProcessor(t, site.snippet_key, 'paddle', 'pdl_ntfset_secret', { default_currency: 'GBP' });
     expect(await currencyOf(site.snippet_key)).toBe('EUR');
 
     const chosen = await insertSite(t, t.owner.accountId);

@@ -9,7 +9,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Principal } from '../access/principal.js';
 import { retryConflicts } from '../db/errors.js';
 import type { DB } from '../db/types.js';
-import { AppError } from '../http/errors.js';
+import { AppError, badInput } from '../http/errors.js';
 import type { IngestService } from '../ingest/ingest.service.js';
 import type { Clock } from '../lib/clock.js';
 import { newId, UUID_PATTERN } from '../lib/ids.js';
@@ -161,6 +161,12 @@ export function createIntegrationsService(deps: {
         throw new AppError(422, 'validation_failed', 'provider: not a supported processor', {
           field: 'provider',
         });
+      if (processor.secretPrefix && !input.signing_secret.startsWith(processor.secretPrefix)) {
+        throw badInput(
+          'signing_secret',
+          `signing_secret: a ${processor.name} signing secret starts with ${processor.secretPrefix} (${processor.secretHint})`,
+        );
+      }
       const id = newId();
       const now = clock.now();
       const row = {

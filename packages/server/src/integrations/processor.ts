@@ -86,6 +86,8 @@ export interface Processor {
   name: ProcessorName;
   /** Where in the processor's dashboard the signing secret is found, for docs and errors. */
   secretHint: string;
+  /** How every signing secret of this processor begins, when it has a fixed prefix; else null. */
+  secretPrefix: string | null;
   /**
    * Checks the signature and its freshness against `secret` at `now`; throws `SignatureError`.
    * Returns the parsed JSON body; throws `PayloadError` when the body is not JSON.

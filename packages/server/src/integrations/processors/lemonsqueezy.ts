@@ -39,6 +39,7 @@ function verifyLemonSqueezy(delivery: SignedDelivery, secret: string, _now: Date
 export const lemonsqueezy: Processor = {
   name: 'lemonsqueezy',
   secretHint: 'the signing secret you chose when creating the webhook in Lemon Squeezy, Settings » Webhooks',
+  secretPrefix: null,
   verify: verifyLemonSqueezy,
   read: readLemonSqueezyEvent,
 };

@@ -137,10 +137,9 @@ function readSubscription(event: JsonObject, occurredAt: Date): PaymentFacts[] {
  * `adjustment.updated` repeats it, it is added once). A refund starts `pending_approval`; a
  * rejected one, credits and chargebacks are acknowledged and ignored.
  *
- * An adjustment does not carry its transaction's total, visitor or payment date: a refund that
- * arrives before its transaction describes the payment as the refunded amount, made when the
- * adjustment was created. That is exact for a `full` refund (it adjusts the grand total); for a
- * partial one it undercounts the payment, whose own event then arrives as a duplicate.
+ * An adjustment does not carry its transaction's total, visitor or payment date, so its facts
+ * describe the payment as the refunded amount. The receiving endpoint never records those: a
+ * refund whose transaction has not arrived yet is refused (409) and Paddle sends it again.
  */
 function readAdjustment(event: JsonObject): PaymentFacts[] {
   const data = objectAt(event, 'data', 'data');

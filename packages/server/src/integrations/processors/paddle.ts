@@ -85,6 +85,7 @@ export const paddle: Processor = {
   name: 'paddle',
   secretHint:
     'Paddle > Developer tools > Notifications: edit the notification destination and copy its secret key (pdl_ntfset_…)',
+  secretPrefix: 'pdl_ntfset_',
   verify: verifyPaddle,
   read: readPaddleEvent,
 };

@@ -60,6 +60,7 @@ export const polar: Processor = {
   name: 'polar',
   secretHint:
     'Polar dashboard → Settings → Webhooks → your endpoint: the signing secret (starts with whsec_)',
+  secretPrefix: null,
   verify,
   read,
 };

@@ -40,6 +40,7 @@ export const stripe: Processor = {
   name: 'stripe',
   secretHint:
     'Stripe Dashboard → Developers → Webhooks (Workbench: Event destinations) → your endpoint → Signing secret (whsec_…)',
+  secretPrefix: 'whsec_',
   verify: verifyStripe,
   read: readStripeEvent,
 };
