@@ -28,3 +28,14 @@ create table processor_events (
   primary key (site_id, provider, event_id)
 );
 create index processor_events_received_idx on processor_events (received_at);
+
+-- Another id a processor uses for a payment it first described under its transaction id
+-- (Stripe's invoices name no PaymentIntent from API version 2025-03-31 on, and refunds name only
+-- the PaymentIntent): a refund under the alias finds the payment.
+create table processor_payment_aliases (
+  site_id uuid not null references sites (id),
+  provider text not null,
+  alias text not null,
+  transaction_id text not null,
+  primary key (site_id, provider, alias)
+);

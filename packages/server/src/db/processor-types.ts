@@ -24,7 +24,15 @@ export interface ProcessorEventsTable {
   received_at: Timestamp;
 }
 
+export interface ProcessorPaymentAliasesTable {
+  site_id: string;
+  provider: string;
+  alias: string;
+  transaction_id: string;
+}
+
 export interface ProcessorTables {
   processor_connections: ProcessorConnectionsTable;
   processor_events: ProcessorEventsTable;
+  processor_payment_aliases: ProcessorPaymentAliasesTable;
 }

@@ -113,3 +113,46 @@ export async function adoptSiteCurrency(db: Executor, siteId: string, currency: 
     .where('currency_chosen', '=', false)
     .execute();
 }
+
+export async function insertAliases(
+  trx: Transaction<DB>,
+  key: { siteId: string; provider: string },
+  aliases: readonly { alias: string; transactionId: string }[],
+): Promise<void> {
+  if (aliases.length === 0) return;
+  await trx
+    .insertInto('processor_payment_aliases')
+    .values(
+      aliases.map((a) => ({
+        site_id: key.siteId,
+        provider: key.provider,
+        alias: a.alias,
+        transaction_id: a.transactionId,
+      })),
+    )
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+/** The payment `transactionId` names: its own when it exists, else the one it is an alias of. */
+export async function resolveTransactionId(
+  trx: Transaction<DB>,
+  key: { siteId: string; provider: string; transactionId: string },
+): Promise<string> {
+  const own = await trx
+    .selectFrom('payments')
+    .select('id')
+    .where('site_id', '=', key.siteId)
+    .where('provider', '=', key.provider)
+    .where('transaction_id', '=', key.transactionId)
+    .executeTakeFirst();
+  if (own) return key.transactionId;
+  const alias = await trx
+    .selectFrom('processor_payment_aliases')
+    .select('transaction_id')
+    .where('site_id', '=', key.siteId)
+    .where('provider', '=', key.provider)
+    .where('alias', '=', key.transactionId)
+    .executeTakeFirst();
+  return alias?.transaction_id ?? key.transactionId;
+}

@@ -126,7 +126,12 @@ export function createIntegrationsService(deps: {
         await store.recordEventReceived(trx, connection.id, now);
         const fresh = await store.claimProcessorEvent(trx, { siteId, provider, eventId: event.id }, now);
         if (!fresh) return { received: true, duplicate: true, payments: 0 };
-        for (const facts of event.payments) await applyPayment(trx, siteId, provider, facts, now);
+        await store.insertAliases(trx, { siteId, provider }, event.aliases ?? []);
+        for (const facts of event.payments) {
+          const key = { siteId, provider, transactionId: facts.transactionId };
+          const transactionId = await store.resolveTransactionId(trx, key);
+          await applyPayment(trx, siteId, provider, { ...facts, transactionId }, now);
+        }
         const first = event.payments.find((facts) => isSupportedCurrency(facts.currency));
         if (first) await store.adoptSiteCurrency(trx, siteId, first.currency);
         return { received: true, duplicate: false, payments: event.payments.length };

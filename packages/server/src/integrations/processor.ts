@@ -80,6 +80,12 @@ export interface ProcessorEvent {
   type: string;
   /** What to record; empty for an event type that is acknowledged and ignored. */
   payments: PaymentFacts[];
+  /**
+   * Other ids the processor uses for a payment already described under `transactionId` (Stripe
+   * from API version 2025-03-31 on: an invoice's PaymentIntent, which its refunds name). A later
+   * fact that names the alias, and finds no payment of its own, applies to that payment.
+   */
+  aliases?: { alias: string; transactionId: string }[];
 }
 
 export interface Processor {

@@ -19,6 +19,7 @@ import {
   charge,
   checkoutSession,
   invoice,
+  invoicePayment,
   STRIPE_TEST_SECRET,
   signStripe,
   stripeEvent,
@@ -168,6 +169,39 @@ describe('stripe webhooks over HTTP', () => {
       ['in_Second', 'payment', true],
       ['sub_T', 'trial', false],
     ]);
+
+    // The basil invoice names no PaymentIntent; invoice_payment.paid does, so the refund (which
+    // names only the PaymentIntent) is taken off the invoice's payment, not recorded apart.
+    const paidWith = {
+      invoiceId: 'in_Second',
+      paymentIntentId: 'pi_Second',
+      amountPaid: 2000,
+      currency: 'usd',
+    };
+    expect(
+      await accepted(
+        connection,
+        event('invoice_payment.paid', invoicePayment({ ...paidWith, paidAt: t.clock.now() })),
+      ),
+    ).toMatchObject({ payments: 0 });
+    t.clock.advance(HOUR_MS);
+    const refunded = charge({
+      chargeId: 'ch_Second',
+      paymentIntentId: 'pi_Second',
+      amount: 2000,
+      amountRefunded: 500,
+      currency: 'usd',
+      createdAt: t.clock.now(),
+    });
+    await accepted(connection, event('charge.refunded', refunded));
+    const afterRefund = await storedPayments(t, site.id);
+    expect(afterRefund.map((p) => [p.transaction_id, p.refunded_minor]).sort()).toEqual([
+      ['in_First', 0],
+      ['in_Second', 500],
+      ['sub_T', 0],
+    ]);
+    const net = await revenueReport(t, site.snippet_key, { from: firstDay, to: day() });
+    expect(net.totals).toEqual({ gross: 40, refunded: 5, net: 35, conversions: 3, trials: 1 });
   });
 
   it('stores ISK in whole krónur and JPY as sent', async () => {

@@ -31,6 +31,7 @@ export const SITE_DATA: readonly OwnedRows[] = [
   bySite('refunds', ['site_id', 'id']),
   bySite('payments', ['site_id', 'id']),
   bySite('processor_events', ['site_id', 'provider', 'event_id']),
+  bySite('processor_payment_aliases', ['site_id', 'provider', 'alias']),
   bySite('processor_connections', ['id']),
   bySite('crawler_hits', ['site_id', 'id']),
   bySite('daily_crawler_hits', ['site_id', 'day', 'crawler']),

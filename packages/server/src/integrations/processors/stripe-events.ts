@@ -192,3 +192,17 @@ export function readPaymentIntentSucceeded({ object, eventAt }: StripeObject): P
     }),
   ];
 }
+
+/**
+ * `invoice_payment.paid` (API version 2025-03-31 and later): the one event that names both an
+ * invoice and the PaymentIntent (or Charge) that paid it. `invoice.paid` records the payment
+ * under the invoice id when the invoice names no PaymentIntent; this alias lets the refund, which
+ * names only the PaymentIntent, find it.
+ */
+export function invoicePaymentAliases({ object }: StripeObject): { alias: string; transactionId: string }[] {
+  if (optionalStringAt(object, 'status') !== 'paid') return [];
+  const invoiceId = optionalIdAt(object, 'invoice');
+  const paidWith = optionalObjectAt(object, 'payment');
+  const alias = paidWith && (optionalIdAt(paidWith, 'payment_intent') ?? optionalIdAt(paidWith, 'charge'));
+  return invoiceId && alias ? [{ alias, transactionId: invoiceId }] : [];
+}

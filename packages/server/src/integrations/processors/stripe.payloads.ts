@@ -229,3 +229,27 @@ export function paymentIntent(input: PaymentIntentInput): JsonObject {
     status: 'succeeded',
   };
 }
+
+/** An InvoicePayment (docs.stripe.com/api/invoice-payment/object), API version 2025-03-31 on. */
+export function invoicePayment(input: {
+  invoiceId: string;
+  paymentIntentId: string;
+  amountPaid: number;
+  currency: string;
+  paidAt: Date;
+}): JsonObject {
+  return {
+    id: `inpay_${input.invoiceId.slice(3)}`,
+    object: 'invoice_payment',
+    amount_paid: input.amountPaid,
+    amount_requested: input.amountPaid,
+    created: seconds(input.paidAt),
+    currency: input.currency.toLowerCase(),
+    invoice: input.invoiceId,
+    is_default: true,
+    livemode: false,
+    payment: { type: 'payment_intent', payment_intent: input.paymentIntentId },
+    status: 'paid',
+    status_transitions: { canceled_at: null, paid_at: seconds(input.paidAt) },
+  };
+}

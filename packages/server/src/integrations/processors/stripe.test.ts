@@ -5,6 +5,7 @@ import {
   charge,
   checkoutSession,
   invoice,
+  invoicePayment,
   paymentIntent,
   STRIPE_TEST_SECRET,
   signStripe,
@@ -417,6 +418,25 @@ describe('stripe read: currencies', () => {
 
   it('refuses a currency that is not a three-letter code', () => {
     expect(() => paid(500, 'euro')).toThrow(/currency must be a three-letter currency code/);
+  });
+});
+
+describe('stripe read: invoice_payment.paid', () => {
+  it('names the PaymentIntent that paid an invoice as an alias of the invoice, and records nothing', () => {
+    const paid = invoicePayment({
+      invoiceId: 'in_1',
+      paymentIntentId: 'pi_1',
+      amountPaid: 2000,
+      currency: 'usd',
+      paidAt: PAID_AT,
+    });
+    expect(read('invoice_payment.paid', paid)).toEqual({
+      id: 'evt_1',
+      type: 'invoice_payment.paid',
+      payments: [],
+      aliases: [{ alias: 'pi_1', transactionId: 'in_1' }],
+    });
+    expect(read('invoice_payment.paid', { ...paid, status: 'open' }).aliases).toEqual([]);
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import { PayloadError, type Processor, type ProcessorEvent } from '../processor.js';
 import {
+  invoicePaymentAliases,
   readChargeRefunded,
   readCheckoutSession,
   readInvoicePaid,
@@ -25,15 +26,23 @@ export const STRIPE_EVENT_READERS: Record<string, (event: StripeObject) => Proce
   'payment_intent.succeeded': readPaymentIntentSucceeded,
 };
 
+/** Read for its aliases only (stripe-events.ts `invoicePaymentAliases`). */
+export const INVOICE_PAYMENT_PAID = 'invoice_payment.paid';
+
 function readStripeEvent(payload: unknown): ProcessorEvent {
   if (!isJsonObject(payload)) throw new PayloadError('the event must be a JSON object');
   const event: Located = { value: payload, path: 'event' };
   const id = stringAt(event, 'id');
   const type = stringAt(event, 'type');
   const reader = Object.hasOwn(STRIPE_EVENT_READERS, type) ? STRIPE_EVENT_READERS[type] : undefined;
+  const read = () => ({
+    object: objectAt(objectAt(event, 'data'), 'object'),
+    eventAt: dateAt(event, 'created'),
+  });
+  if (type === INVOICE_PAYMENT_PAID)
+    return { id, type, payments: [], aliases: invoicePaymentAliases(read()) };
   if (!reader) return { id, type, payments: [] };
-  const object = objectAt(objectAt(event, 'data'), 'object');
-  return { id, type, payments: reader({ object, eventAt: dateAt(event, 'created') }) };
+  return { id, type, payments: reader(read()) };
 }
 
 export const stripe: Processor = {
