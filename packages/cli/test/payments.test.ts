@@ -65,7 +65,11 @@ describe('payments', () => {
       'cli',
       '--json',
     ]);
-    expect(jsonOf(again)).toEqual({ status: 'duplicate', transaction_id: 'pi_cli_1' });
+    expect(jsonOf(again)).toEqual({
+      status: 'duplicate',
+      transaction_id: 'pi_cli_1',
+      event_id: expect.stringMatching(/^pay_/),
+    });
     const bad = await server.run([
       'payments',
       'record',

@@ -7947,7 +7947,7 @@ export interface operations {
                  * @description The processor
                  * @example stripe
                  */
-                provider: string;
+                provider: "stripe" | "paddle" | "lemonsqueezy" | "polar";
                 /**
                  * @description The connection’s id
                  * @example 6f1c2a7e-93b4-4d0a-9a51-3c8e2f7b1d44

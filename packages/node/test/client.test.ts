@@ -138,23 +138,30 @@ describe('Touchtrail client (against the server)', () => {
       visitor_id: VISITOR_ID,
       email: 'buyer@example.com',
     };
-    expect(await touchtrail.payments.record(payment)).toEqual({
+    const recorded = await touchtrail.payments.record(payment);
+    expect(recorded).toEqual({
       status: 'recorded',
       transaction_id: 'ch_123',
+      event_id: expect.stringMatching(/^pay_/),
     });
+    // Every answer about this payment names the same payment.
+    const event_id = recorded.event_id;
     expect(await touchtrail.payments.record(payment)).toEqual({
       status: 'duplicate',
       transaction_id: 'ch_123',
+      event_id,
     });
     const refund = { ...payment, refunded_amount: 10 };
     expect(await touchtrail.payments.record(refund)).toEqual({
       status: 'refunded',
       transaction_id: 'ch_123',
+      event_id,
     });
     // The same running total again takes nothing more back.
     expect(await touchtrail.payments.record(refund)).toEqual({
       status: 'refunded',
       transaction_id: 'ch_123',
+      event_id,
     });
 
     const { payments, refunds } = await paymentRows('ch_123');
@@ -176,6 +183,7 @@ describe('Touchtrail client (against the server)', () => {
     expect(await touchtrail.payments.record(payment)).toEqual({
       status: 'recorded',
       transaction_id: 'ch_settled',
+      event_id: expect.stringMatching(/^pay_/),
     });
     const { payments } = await paymentRows('ch_settled');
     expect(payments[0]).toMatchObject({
@@ -199,7 +207,11 @@ describe('Touchtrail client (against the server)', () => {
       currency: 'JPY',
     });
     expect(watched.bodies).toHaveLength(2);
-    expect(result).toEqual({ status: 'duplicate', transaction_id: 'ch_lost_answer' });
+    expect(result).toEqual({
+      status: 'duplicate',
+      transaction_id: 'ch_lost_answer',
+      event_id: expect.stringMatching(/^pay_/),
+    });
     expect((await paymentRows('ch_lost_answer')).payments).toMatchObject([{ amount_minor: 1200 }]);
   });
 

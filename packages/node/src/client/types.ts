@@ -96,4 +96,6 @@ export interface PaymentResult {
   /** `duplicate` when site + `provider` + `transaction_id` was already recorded. */
   status: 'recorded' | 'trial' | 'refunded' | 'duplicate';
   transaction_id: string;
+  /** The payment's conversion id (`pay_…`), as webhooks and the conversion listing show it. */
+  event_id: string;
 }

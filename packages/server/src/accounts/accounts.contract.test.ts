@@ -399,7 +399,7 @@ describe('GET /v1/revenue', () => {
     expect(body.currency).toBe('JPY');
     expect(body.totals).toEqual({ gross: 1234, refunded: 0, net: 1234, conversions: 1, trials: 0 });
     expect(body.sources).toEqual([
-      { source: 'chatgpt', gross: 1234, refunded: 0, net: 1234, conversions: 1, trials: 0 },
+      { source: 'chatgpt', gross: 1234, refunded: 0, net: 1234, conversions: 1, trials: 0, unconverted: [] },
     ]);
   });
 

@@ -26,7 +26,7 @@ describe('path parameters the router refuses', () => {
   it('finds the routes to walk', () => {
     const areas = new Set(withParams().map((route) => route.area));
     expect(withParams().length).toBeGreaterThan(10);
-    expect([...areas].sort()).toEqual(['account', 'goals', 'sites', 'webhooks']);
+    expect([...areas].sort()).toEqual(['account', 'goals', 'ingest', 'sites', 'webhooks']);
   });
 
   it.each(BAD_VALUES)('answers %s in each route’s area, naming the parameter', async (_label, bad) => {

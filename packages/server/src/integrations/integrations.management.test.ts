@@ -165,18 +165,15 @@ describe('processor connections', () => {
     );
   });
 
-  it('answers 404 for receiving URLs that name no connection', async () => {
+  it('answers 404 for receiving URLs that name no connection, 422 for malformed ones', async () => {
     const site = await insertSite(t, t.owner.accountId);
     const connection = await connectProcessor(t, site.snippet_key, 'stripe', SECRET);
-    for (const path of [
-      `/v1/integrations/paddle/${connection.id}`,
-      `/v1/integrations/square/${connection.id}`,
-      '/v1/integrations/stripe/not-a-uuid',
-      '/v1/integrations/stripe/6f1c2a7e-93b4-4d0a-9a51-3c8e2f7b1d44',
-    ]) {
-      const response = await fetch(`${t.baseUrl}${path}`, { method: 'POST', body: '{}' });
-      expect(response.status, path).toBe(404);
-    }
+    const statusOf = async (path: string) =>
+      (await fetch(`${t.baseUrl}${path}`, { method: 'POST', body: '{}' })).status;
+    expect(await statusOf(`/v1/integrations/paddle/${connection.id}`)).toBe(404);
+    expect(await statusOf('/v1/integrations/stripe/6f1c2a7e-93b4-4d0a-9a51-3c8e2f7b1d44')).toBe(404);
+    expect(await statusOf(`/v1/integrations/square/${connection.id}`)).toBe(422);
+    expect(await statusOf('/v1/integrations/stripe/not-a-uuid')).toBe(422);
   });
 
   it('sets the site currency from the connection unless it was chosen by hand', async () => {

@@ -26,8 +26,11 @@ export const connectionParams = siteParams.extend({
 });
 
 export const receiveParams = z.strictObject({
-  provider: z.string().meta({ description: 'The processor', examples: ['stripe'] }),
-  connectionId: z.string().meta({ description: 'The connection’s id', examples: [CONNECTION_ID_EXAMPLE] }),
+  provider: z.enum(PROCESSORS, { error: `must be one of ${PROCESSORS.join(', ')}` }).meta({
+    description: 'The processor',
+    examples: ['stripe'],
+  }),
+  connectionId: uuidParam.meta({ description: 'The connection’s id', examples: [CONNECTION_ID_EXAMPLE] }),
 });
 
 export const connectBody = z
