@@ -48,3 +48,27 @@ export function useRealtime(siteId: string) {
     refetchInterval: 30_000,
   });
 }
+
+/** Currencies offered first where a site's currency is chosen; the server takes any it holds rates for. */
+export const COMMON_CURRENCIES = [
+  'USD',
+  'EUR',
+  'GBP',
+  'JPY',
+  'CAD',
+  'AUD',
+  'CHF',
+  'SEK',
+  'NOK',
+  'DKK',
+  'PLN',
+  'CZK',
+  'BRL',
+  'MXN',
+  'INR',
+  'CNY',
+  'SGD',
+  'HKD',
+  'NZD',
+  'ZAR',
+];

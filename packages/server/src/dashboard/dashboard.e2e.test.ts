@@ -1,14 +1,16 @@
 /**
  * The dashboard in Chromium against the real app: a newcomer from the setup token to their first
  * visit, signing in (password, second factor, refusals), the sites list and a seeded site's
- * overview with filters kept in the URL, each page checked for accessibility and saved as
- * screenshots at desktop and phone widths. Browser suites run once, on the embedded database.
+ * overview with filters kept in the URL, switching sites by mouse and keyboard, each page checked
+ * for accessibility and saved as screenshots at desktop and phone widths. Browser suites run once,
+ * on the embedded database.
  */
 import { createServer } from 'node:http';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { collect, newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
 import { addPerson, codeFor, enrol, signIn } from '../second-factor/second-factor.fixtures.js';
+import { addSite, asKey, siteUuid } from '../sites/sites.fixtures.js';
 import { ADMIN, bearer, SETUP_TOKEN, useTestApp } from '../test/app.js';
 import {
   DESKTOP,
@@ -428,6 +430,40 @@ describe.skipIf(ON_POSTGRES)('a seeded shop', () => {
     const alert = page.getByRole('alert');
     await expect.poll(() => alert.textContent(), { timeout: 15_000 }).toMatch(/Could not load this/);
     expect(await alert.getByRole('button', { name: 'Try again' }).count()).toBe(1);
+    await context.close();
+  });
+
+  it('switches to another site’s overview with the site switcher, by mouse and by keyboard', async () => {
+    const other = await addSite(t, asKey(t.owner.apiKey), 'books-switch.example.com', {
+      name: 'Corner Books',
+    });
+    const otherUuid = await siteUuid(t, other.snippet_key);
+    const context = await newContext(browser(), base, { cookie: t.owner.cookie });
+    const page = await context.newPage();
+    await page.goto(`/sites/${shop.site.id}`);
+    const heading = page.getByRole('heading', { level: 1 });
+    await expect.poll(() => heading.textContent()).toBe('Acme Shop');
+    const switcher = page.getByRole('combobox', { name: 'Switch site' });
+    await expect
+      .poll(() => switcher.locator('option').allTextContents())
+      .toEqual(expect.arrayContaining(['Acme Shop', 'Corner Books']));
+    await switcher.selectOption(otherUuid);
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/sites/${otherUuid}`);
+    await expect.poll(() => heading.textContent()).toBe('Corner Books');
+
+    // Reached with Tab from the top of the freshly loaded page, then changed with an arrow key alone.
+    await page.reload();
+    await switcher.waitFor();
+    const focused = () => page.evaluate<string | null>('document.activeElement.getAttribute("aria-label")');
+    for (let tabs = 0; tabs < 10 && (await focused()) !== 'Switch site'; tabs++) {
+      await page.keyboard.press('Tab');
+    }
+    expect(await focused()).toBe('Switch site');
+    const isShopFirst = (await switcher.locator('option').first().getAttribute('value')) === shop.site.id;
+    await page.keyboard.press(isShopFirst ? 'ArrowUp' : 'ArrowDown');
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/sites/${shop.site.id}`);
+    await expect.poll(() => heading.textContent()).toBe('Acme Shop');
+    expect(await switcher.inputValue()).toBe(shop.site.id);
     await context.close();
   });
 });

@@ -1,9 +1,10 @@
 /**
  * The site settings and account pages in Chromium against the real app: site name, currency and
  * attribution model, the cookie domain and its snippet, webhooks to a real HTTPS receiver (secret
- * once, test ping, rotation, the delivery log), deleting a site by its domain and restoring it,
- * API keys, bot tokens, invitations, the second factor and the person's own sessions. Each page is
- * checked for accessibility and saved as screenshots at desktop and phone widths.
+ * once, test ping, rotation, the delivery log), deleting a site by its domain and restoring it (a
+ * member is told only an admin may), API keys, bot tokens, invitations, the second factor and the
+ * person's own sessions. Each page is checked for accessibility and saved as screenshots at
+ * desktop and phone widths.
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -232,6 +233,27 @@ describe.skipIf(ON_POSTGRES)('the settings pages', () => {
       headers: bearer(t.owner.apiKey),
     });
     expect(back.statusCode).toBe(200);
+  });
+
+  it('tells a member that only an admin can delete a site, and keeps the site', async () => {
+    const kept = await addSite(t, asKey(t.owner.apiKey), 'kept-settings.example.org');
+    const uuid = await siteUuid(t, kept.snippet_key);
+    const member = await addPerson(t);
+    const page = await open(`/sites/${uuid}/settings/danger`, { cookie: await signIn(t, member) });
+    await expect
+      .poll(() => page.getByText('Only an admin of the account can delete a site.').count())
+      .toBe(1);
+    await page.getByLabel('Type kept-settings.example.org to confirm').fill('kept-settings.example.org');
+    await page.getByRole('button', { name: 'Delete the site' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/needs an account-wide admin/);
+    expect(await page.getByRole('heading', { name: 'Delete this site' }).count()).toBe(1);
+    await checkPage(page, 'settings-danger-member');
+    const still = await t.request({
+      method: 'GET',
+      url: `/v1/sites/${kept.snippet_key}`,
+      headers: bearer(t.owner.apiKey),
+    });
+    expect(still.statusCode).toBe(200);
   });
 
   it('creates an API key shown once, and revokes it', async () => {

@@ -1,6 +1,8 @@
 /** The name, reporting currency and attribution model of a site, saved together; then the cookie domain. */
+
 import { useState } from 'react';
 import type { SiteChange } from '../../api/settings';
+import { COMMON_CURRENCIES } from '../../api/sites';
 import type { AttributionModel, Site } from '../../api/types';
 import { Field, FormError } from '../../components/Form';
 import { CookieDomain } from './CookieDomain';
@@ -27,29 +29,6 @@ const MODELS: { key: AttributionModel; label: string; words: string }[] = [
     label: 'Time decay',
     words: 'Shared between the sources, more to the visits closer to the conversion.',
   },
-];
-
-const COMMON_CURRENCIES = [
-  'USD',
-  'EUR',
-  'GBP',
-  'JPY',
-  'CAD',
-  'AUD',
-  'CHF',
-  'SEK',
-  'NOK',
-  'DKK',
-  'PLN',
-  'CZK',
-  'BRL',
-  'MXN',
-  'INR',
-  'CNY',
-  'SGD',
-  'HKD',
-  'NZD',
-  'ZAR',
 ];
 
 export function GeneralSettings({ siteId, site }: { siteId: string; site: Site }) {

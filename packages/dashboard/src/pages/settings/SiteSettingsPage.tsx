@@ -10,6 +10,7 @@ import { ErrorState, SkeletonRows } from '../../components/States';
 import { SharedLinksSettings } from '../share/SharedLinksSettings';
 import { DangerZone } from './DangerZone';
 import { GeneralSettings } from './GeneralSettings';
+import { ProcessorConnections } from './ProcessorConnections';
 import { ScheduledForDeletion } from './ScheduledForDeletion';
 import { SectionNav, useSection } from './SectionNav';
 import { Webhooks } from './Webhooks';
@@ -18,6 +19,7 @@ import './settings.css';
 const SECTIONS = [
   { path: '', label: 'General' },
   { path: '/webhooks', label: 'Webhooks' },
+  { path: '/processors', label: 'Payment processors' },
   { path: '/shared-links', label: 'Shared links' },
   { path: '/danger', label: 'Danger zone' },
 ];
@@ -70,6 +72,8 @@ export default function SiteSettingsPage({ siteId }: { siteId: string }) {
       <SectionNav base={base} sections={SECTIONS} label="Settings sections" />
       {section === '/webhooks' ? (
         <Webhooks siteId={siteId} />
+      ) : section === '/processors' ? (
+        <ProcessorConnections siteId={siteId} />
       ) : section === '/shared-links' ? (
         <SharedLinksSettings siteId={siteId} />
       ) : section === '/danger' ? (
