@@ -85,22 +85,6 @@ export function recordConnectionError(db: Executor, id: string, message: string,
     .execute();
 }
 
-/** The refunded total of a payment so far (minor units), locking its row; null when there is none yet. */
-export async function lockRefundedTotal(
-  trx: Transaction<DB>,
-  key: { siteId: string; provider: string; transactionId: string },
-): Promise<number | null> {
-  const row = await trx
-    .selectFrom('payments')
-    .select('refunded_minor')
-    .where('site_id', '=', key.siteId)
-    .where('provider', '=', key.provider)
-    .where('transaction_id', '=', key.transactionId)
-    .forUpdate()
-    .executeTakeFirst();
-  return row ? Number(row.refunded_minor) : null;
-}
-
 /**
  * Sets the site's reporting currency from a connection, unless a person chose one (or an
  * earlier connection already set it): the flag is then set, so it happens once per site.

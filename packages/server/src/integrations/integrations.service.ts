@@ -16,6 +16,7 @@ import { newId, UUID_PATTERN } from '../lib/ids.js';
 import { toMajorUnits } from '../lib/money.js';
 import { type PaymentInput, writePayment } from '../payments/payment-write.js';
 import { isSupportedCurrency } from '../rates/currencies.js';
+import { lockPayment } from '../revenue/revenue-ledger.js';
 import { readIntakeStates, siteSuspended } from '../sites/site-intake.js';
 import type { SitesService } from '../sites/sites.service.js';
 import { createSecretBox, openSecret } from '../webhooks/webhook-secrets.js';
@@ -46,6 +47,12 @@ export interface ReceiveResult {
   payments: number;
 }
 
+/** A verified event with each payment's facts read into the payment write path's input. */
+type ReadDelivery = {
+  event: ProcessorEvent;
+  payments: { facts: PaymentFacts; input: Omit<PaymentInput, 'refund'> }[];
+};
+
 const connectionNotFound = () => new AppError(404, 'not_found', 'Connection not found');
 
 export function createIntegrationsService(deps: {
@@ -64,14 +71,13 @@ export function createIntegrationsService(deps: {
   const requireSite = (principal: Principal, ref: string) =>
     deps.sites.resolveSite(principal, ref, { includeScheduled: false });
 
+  /** `input` is `facts` read by `paymentInputOf`, with the transaction id it resolved to. */
   async function applyPayment(
     trx: Transaction<DB>,
-    siteId: string,
-    provider: string,
     facts: PaymentFacts,
+    input: Omit<PaymentInput, 'refund'>,
     now: Date,
   ) {
-    const input = paymentInputOf(facts, { siteId, provider, secretKey });
     const record = (payment: PaymentInput) => writePayment(trx, payment, now, deps.ingest.recordEvents);
     if (facts.refundPart)
       return applyRefundPart(trx, input, facts.refundPart, facts.refundedAt ?? now, record);
@@ -98,8 +104,8 @@ export function createIntegrationsService(deps: {
     record: (payment: PaymentInput) => Promise<unknown>,
   ) {
     const key = { siteId: input.siteId, provider: input.provider, transactionId: input.transactionId };
-    const before = await store.lockRefundedTotal(trx, key);
-    if (before === null) {
+    const payment = await lockPayment(trx, input.siteId, key);
+    if (!payment) {
       throw new AppError(
         409,
         'conflict',
@@ -110,13 +116,14 @@ export function createIntegrationsService(deps: {
     const partIsNew = await store.claimProcessorEvent(trx, { ...key, eventId }, clock.now());
     if (!partIsNew || part.amount <= 0) return;
     const totalMajor =
-      toMajorUnits(before, input.currency) + processorAmountToMajor(part.amount, input.currency);
+      toMajorUnits(payment.refunded_minor, input.currency) +
+      processorAmountToMajor(part.amount, input.currency);
     await record({ ...input, at: refundedAt, refund: { totalMajor } });
   }
 
   async function apply(
     connection: store.ConnectionRow,
-    event: ProcessorEvent,
+    { event, payments }: ReadDelivery,
     now: Date,
   ): Promise<ReceiveResult> {
     const siteId = connection.site_id;
@@ -127,10 +134,10 @@ export function createIntegrationsService(deps: {
         const fresh = await store.claimProcessorEvent(trx, { siteId, provider, eventId: event.id }, now);
         if (!fresh) return { received: true, duplicate: true, payments: 0 };
         await store.insertAliases(trx, { siteId, provider }, event.aliases ?? []);
-        for (const facts of event.payments) {
-          const key = { siteId, provider, transactionId: facts.transactionId };
+        for (const { facts, input } of payments) {
+          const key = { siteId, provider, transactionId: input.transactionId };
           const transactionId = await store.resolveTransactionId(trx, key);
-          await applyPayment(trx, siteId, provider, { ...facts, transactionId }, now);
+          await applyPayment(trx, facts, { ...input, transactionId }, now);
         }
         const first = event.payments.find((facts) => isSupportedCurrency(facts.currency));
         if (first) await store.adoptSiteCurrency(trx, siteId, first.currency);
@@ -146,10 +153,10 @@ export function createIntegrationsService(deps: {
     try {
       const secret = openSecret(secrets, connection.secret_sealed, connection.id);
       const event = processor.read(processor.verify(delivery, secret, now));
-      // Amounts and currencies are checked before anything is written.
-      for (const facts of event.payments)
-        paymentInputOf(facts, { siteId: connection.site_id, provider: processor.name, secretKey });
-      return event;
+      // Amounts and currencies are read (and checked) before anything is written.
+      const context = { siteId: connection.site_id, provider: processor.name, secretKey };
+      const payments = event.payments.map((facts) => ({ facts, input: paymentInputOf(facts, context) }));
+      return { event, payments };
     } catch (error) {
       if (!(error instanceof SignatureError || error instanceof PayloadError)) throw error;
       await store.recordConnectionError(db, connection.id, error.message, now);

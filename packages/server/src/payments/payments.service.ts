@@ -5,6 +5,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import { coversSite, type KeyPrincipal } from '../access/principal.js';
+import { retryConflicts } from '../db/errors.js';
 import type { DB } from '../db/types.js';
 import { AppError, badInput, unauthorized } from '../http/errors.js';
 import { emailPersonKey } from '../identity/person-key.js';
@@ -19,14 +20,6 @@ import { type PaymentInput, writePayment } from './payment-write.js';
 import { DEFAULT_PROVIDER, type PaymentBody, type PaymentStatus } from './payments.schemas.js';
 
 const MAX_FUTURE_MS = 24 * HOUR_MS;
-/** Deadlocks and serialisation failures roll everything back; the post is simply tried again. */
-const RETRYABLE_SQLSTATES = new Set(['40001', '40P01']);
-const MAX_ATTEMPTS = 3;
-
-function isRetryable(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && RETRYABLE_SQLSTATES.has(code);
-}
 
 export function createPaymentsService({
   db,
@@ -134,16 +127,11 @@ export function createPaymentsService({
             `${input.provider} is connected to this site and records its payments itself; posting them here too would count each twice`,
           );
         }
-        for (let attempt = 1; ; attempt++) {
-          try {
-            const written = await db
-              .transaction()
-              .execute((trx) => writePayment(trx, input, now, ingest.recordEvents));
-            return { status: written.status, transaction_id: body.transaction_id, event_id: written.eventId };
-          } catch (error) {
-            if (attempt >= MAX_ATTEMPTS || !isRetryable(error)) throw error;
-          }
-        }
+        // A deadlock or serialisation failure rolled everything back: the post is simply tried again.
+        const written = await retryConflicts(() =>
+          db.transaction().execute((trx) => writePayment(trx, input, now, ingest.recordEvents)),
+        );
+        return { status: written.status, transaction_id: body.transaction_id, event_id: written.eventId };
       } catch (error) {
         throw await explainFailure(error);
       }
