@@ -689,7 +689,7 @@ export interface paths {
         head?: never;
         /**
          * Change a site's settings (any member); returns the full updated site
-         * @description Changes any of `name`, `attribution_model`, `cookie_apex_domain` and `currency`; send at least one. Needs `config:write`; any member may, not only admins. Setting `currency` by hand (even to `USD`) keeps a later payment-processor connection from overriding it. 404 while deletion is scheduled.
+         * @description Changes any of `name`, `attribution_model`, `cookie_apex_domain`, `currency`, `events_retention_days` and `visits_retention_days`; send at least one. Needs `config:write`; any member may, not only admins, except for the two retention settings, which need an account-wide admin (403 `forbidden`): a shorter retention deletes raw events or visits for good at the next hourly run (daily totals stay). Setting `currency` by hand (even to `USD`) keeps a later payment-processor connection from overriding it. 404 while deletion is scheduled.
          *
          *     Authentication: an API key with `config:write` or a dashboard session.
          */
@@ -732,6 +732,100 @@ export interface paths {
          *     Authentication: a dashboard session.
          */
         get: operations["listDashboardSites"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sites/{siteId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the site’s raw visits, events and payments (ndjson or csv), streamed
+         * @description Needs `stats:read`. For moving a site’s data elsewhere: every visit, event (pageviews, custom events, identify and engagement signals) and payment of the window of UTC days, as stored after any erasure. The default window is the last 30 days, at most 3660 days. Any size streams without buffering. Ten exports a minute per credential. A site outside the credential’s reach, or inside its deletion window, is 404 `not_found`.
+         *
+         *     Authentication: an API key with `stats:read` or a dashboard session.
+         */
+        get: operations["exportSite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/privacy/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail: every request, newest first
+         * @description Account-wide admins only: a dashboard session of an admin, or a key with `config:write` whose creator is still an admin (else 403 `forbidden`, or `insufficient_scope` for a key without the scope). Who asked, when, what type and what matched; never the subject’s value.
+         *
+         *     Authentication: an API key with `config:write` or a dashboard session.
+         */
+        get: operations["listPrivacyRequests"];
+        put?: never;
+        /**
+         * Ask for a person’s data (access) or delete it (erasure)
+         * @description Account-wide admins only: a dashboard session of an admin, or a key with `config:write` whose creator is still an admin (else 403 `forbidden`, or `insufficient_scope` for a key without the scope). The subject is found at once and kept only as a keyed hash; `matched` counts what was found. The request then runs in the background: poll `GET /v1/privacy/requests/{id}` until `status` is `completed`. An access request’s export can then be downloaded for 7 days. An erasure deletes the person’s visits, events, identity links and visitor ids, clears them from their payments (amounts stay for the books) and drops queued webhook deliveries about them; daily totals stay, so reports over past days do not change. The site is named by its internal UUID or its snippet key; a site the credential cannot reach is 404.
+         *
+         *     Authentication: an API key with `config:write` or a dashboard session.
+         */
+        post: operations["createPrivacyRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/privacy/requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A request’s status and what it matched
+         * @description Account-wide admins only: a dashboard session of an admin, or a key with `config:write` whose creator is still an admin (else 403 `forbidden`, or `insufficient_scope` for a key without the scope).
+         *
+         *     Authentication: an API key with `config:write` or a dashboard session.
+         */
+        get: operations["getPrivacyRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/privacy/requests/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an access request’s export (JSON, streamed)
+         * @description Account-wide admins only: a dashboard session of an admin, or a key with `config:write` whose creator is still an admin (else 403 `forbidden`, or `insufficient_scope` for a key without the scope). Everything stored about the person on the site: visitor ids, identity links, visits with sources and pages, events with properties, payments with refunds, and attribution credits. Crawler data is not about people and is left out. 404 for an erasure request, 409 `export_not_ready` before the request completes, 410 `export_expired` 7 days after.
+         *
+         *     Authentication: an API key with `config:write` or a dashboard session.
+         */
+        get: operations["downloadPrivacyExport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4546,7 +4640,9 @@ export interface operations {
                      *           "created_at": "2026-03-02T09:14:27.512Z",
                      *           "verified_at": "2026-03-02T09:31:05.118Z",
                      *           "deleted_at": null,
-                     *           "deletion_effective_at": null
+                     *           "deletion_effective_at": null,
+                     *           "events_retention_days": null,
+                     *           "visits_retention_days": null
                      *         },
                      *         {
                      *           "id": "ttid_9XbLm2QwE7rTz4KpYs1VnH",
@@ -4561,7 +4657,9 @@ export interface operations {
                      *           "created_at": "2026-01-19T16:40:02.007Z",
                      *           "verified_at": null,
                      *           "deleted_at": null,
-                     *           "deletion_effective_at": null
+                     *           "deletion_effective_at": null,
+                     *           "events_retention_days": null,
+                     *           "visits_retention_days": null
                      *         }
                      *       ]
                      *     }
@@ -4584,6 +4682,10 @@ export interface operations {
                             verified_at: string | null;
                             deleted_at: string | null;
                             deletion_effective_at: string | null;
+                            /** @description Days raw events are kept; null: the default (conversion records 365 days) */
+                            events_retention_days: number | null;
+                            /** @description Days visits are kept; null: kept */
+                            visits_retention_days: number | null;
                         }[];
                     };
                 };
@@ -4802,7 +4904,9 @@ export interface operations {
                      *       "created_at": "2026-03-02T09:14:27.512Z",
                      *       "verified_at": "2026-03-02T09:31:05.118Z",
                      *       "deleted_at": null,
-                     *       "deletion_effective_at": null
+                     *       "deletion_effective_at": null,
+                     *       "events_retention_days": null,
+                     *       "visits_retention_days": null
                      *     }
                      */
                     "application/json": {
@@ -4822,6 +4926,10 @@ export interface operations {
                         verified_at: string | null;
                         deleted_at: string | null;
                         deletion_effective_at: string | null;
+                        /** @description Days raw events are kept; null: the default (conversion records 365 days) */
+                        events_retention_days: number | null;
+                        /** @description Days visits are kept; null: kept */
+                        visits_retention_days: number | null;
                     };
                 };
             };
@@ -5027,7 +5135,9 @@ export interface operations {
                  * @example {
                  *       "attribution_model": "time_decay",
                  *       "cookie_apex_domain": "example.com",
-                 *       "currency": "EUR"
+                 *       "currency": "EUR",
+                 *       "events_retention_days": 90,
+                 *       "visits_retention_days": 180
                  *     }
                  */
                 "application/json": {
@@ -5039,6 +5149,10 @@ export interface operations {
                     cookie_apex_domain?: string | null;
                     /** @description A supported ISO 4217 code, any case, stored upper-case; setting it records that it was chosen by hand */
                     currency?: string;
+                    /** @description Raw events of every type are deleted this many days after they happened and were received; null: the default (conversion records 365 days). Daily totals stay */
+                    events_retention_days?: number | null;
+                    /** @description Visits are deleted this many days after they ended, then visitors last seen before; null: kept. Daily totals stay */
+                    visits_retention_days?: number | null;
                 };
             };
         };
@@ -5063,7 +5177,9 @@ export interface operations {
                      *       "created_at": "2026-03-02T09:14:27.512Z",
                      *       "verified_at": "2026-03-02T09:31:05.118Z",
                      *       "deleted_at": null,
-                     *       "deletion_effective_at": null
+                     *       "deletion_effective_at": null,
+                     *       "events_retention_days": 90,
+                     *       "visits_retention_days": 180
                      *     }
                      */
                     "application/json": {
@@ -5083,6 +5199,10 @@ export interface operations {
                         verified_at: string | null;
                         deleted_at: string | null;
                         deletion_effective_at: string | null;
+                        /** @description Days raw events are kept; null: the default (conversion records 365 days) */
+                        events_retention_days: number | null;
+                        /** @description Days visits are kept; null: kept */
+                        visits_retention_days: number | null;
                     };
                 };
             };
@@ -5315,6 +5435,745 @@ export interface operations {
             };
             /** @description No credential, or one that is unknown, revoked, expired or not taken here */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description Too many requests; retry after the seconds in `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description The credential could not be checked (the database is unavailable); retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+        };
+    };
+    exportSite: {
+        parameters: {
+            query?: {
+                /** @description First day, YYYY-MM-DD (UTC), inclusive; default 29 days before `to`; at most 3660 days in all */
+                from?: string;
+                /** @description Last day, YYYY-MM-DD (UTC), inclusive; default today */
+                to?: string;
+                /** @description `ndjson` (default): one JSON object per line; `csv`: one record kind with a header row */
+                format?: "ndjson" | "csv";
+                /** @description Which records, comma-separated: visits, events, payments (default all three; exactly one for csv) */
+                records?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Snippet key; a dashboard session may also pass the internal site UUID
+                 * @example ttid_4kQp2ZrT9xVbN7mWcLs3Ed
+                 */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, streamed (`Content-Disposition: attachment`). ndjson (`application/x-ndjson`): one object per line with `record` `visit`, `event` or `payment`; visits first, then events, then payments, each in time order. csv (`text/csv; charset=utf-8`, RFC 4180): a header row, then one row per record; event `properties` as JSON text, null as an empty cell. Visits are those started in the window, events those that occurred in it, payments those paid in it. Times are ISO-8601 UTC; payment `amount` and `refunded_amount` (the total refunded so far) are decimal text in major units of `currency`. No hash of a user id or email is exported. If reading fails after the first byte the connection is cut, so a file that does not end with a line break is incomplete. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {"record":"visit","id":"0b6f3c52-8e1d-4f7a-9c2e-5d4a7b81e6f0","visitor_id":"Q2hhdEdQVHZpc2l0b3Iw","started_at":"2026-03-14T09:26:53.000Z","last_activity_at":"2026-03-14T09:31:10.000Z","entry_url":"https://shop.example.com/pricing?utm_source=newsletter","exit_url":"https://shop.example.com/checkout","source_kind":"ai","session_ai_source":"chatgpt","source_name":"chatgpt.com","campaign":"spring","utm_source":"newsletter","utm_medium":"email","utm_content":"","utm_term":"","ref":"","device_type":"desktop","os":"macOS","browser":"Chrome","country_code":"DE","city":"Berlin","pageviews":3,"engaged_seconds":164,"is_new":true}
+                     *     {"record":"event","id":"kO3pV9w1XbR2cQ7nM4sT8a","type":"event","name":"plan_chosen","visitor_id":"Q2hhdEdQVHZpc2l0b3Iw","visit_id":"0b6f3c52-8e1d-4f7a-9c2e-5d4a7b81e6f0","occurred_at":"2026-03-14T09:29:40.000Z","url":"https://shop.example.com/pricing","properties":{"plan":"team"},"value_minor":null,"currency":null,"origin":"browser"}
+                     *     {"record":"payment","provider":"stripe","transaction_id":"ch_3OqV8b2eZvKYlo2C1x9T4u7w","kind":"payment","amount":"49.00","currency":"EUR","refunded_amount":"0.00","renewal":false,"customer_id":"cus_PqR8sT2uVw","visitor_id":"Q2hhdEdQVHZpc2l0b3Iw","paid_at":"2026-03-14T09:31:02.000Z","event_id":"pay_7d2e9a41-3c6b-4f18-8e0a-b5c1d9f2a364"}
+                     */
+                    "application/x-ndjson": string;
+                    /**
+                     * @example provider,transaction_id,kind,amount,currency,refunded_amount,renewal,customer_id,visitor_id,paid_at,event_id
+                     *     stripe,ch_3OqV8b2eZvKYlo2C1x9T4u7w,payment,49.00,EUR,0.00,false,cus_PqR8sT2uVw,Q2hhdEdQVHZpc2l0b3Iw,2026-03-14T09:31:02.000Z,pay_7d2e9a41-3c6b-4f18-8e0a-b5c1d9f2a364
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked, expired or not taken here */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description `insufficient_scope`: the key lacks `stats:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description `not_found`: the site is out of the credential’s reach, or inside its deletion window */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description `validation_failed`: a bad day, `from` after `to`, a window over the limit, an unknown format, record kind or query parameter, or csv asked for other than one record kind */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description Too many requests; retry after the seconds in `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description The credential could not be checked (the database is unavailable); retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+        };
+    };
+    listPrivacyRequests: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only this site’s requests
+                 * @example 3f6c1a52-8d4e-4b7a-9c21-5e8f0d2b7a64
+                 */
+                site_id?: string;
+                /** @description Default 50 */
+                limit?: number;
+                /** @description `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "requests": [
+                     *         {
+                     *           "id": "9b0e6f3c-2a4d-4c1e-8f7b-3d5a6e1c2b90",
+                     *           "site_id": "ttid_4kQp2ZrT9xVbN7mWcLs3Ed",
+                     *           "type": "access",
+                     *           "status": "completed",
+                     *           "subject": {
+                     *             "kind": "email"
+                     *           },
+                     *           "matched": {
+                     *             "visitors": 2,
+                     *             "visits": 14,
+                     *             "events": 61,
+                     *             "identity_links": 3,
+                     *             "payments": 1,
+                     *             "refunds": 0
+                     *           },
+                     *           "requested_by": {
+                     *             "user_id": "5d1b7e2a-0c3f-4a9d-b6e8-1f2a3b4c5d6e",
+                     *             "key_id": null
+                     *           },
+                     *           "created_at": "2026-11-25T10:02:11.000Z",
+                     *           "completed_at": "2026-11-25T10:02:14.000Z",
+                     *           "export_url": "/v1/privacy/requests/9b0e6f3c-2a4d-4c1e-8f7b-3d5a6e1c2b90/export",
+                     *           "export_expires_at": "2026-12-02T10:02:14.000Z",
+                     *           "error": null
+                     *         },
+                     *         {
+                     *           "id": "9b0e6f3c-2a4d-4c1e-8f7b-3d5a6e1c2b90",
+                     *           "site_id": "ttid_4kQp2ZrT9xVbN7mWcLs3Ed",
+                     *           "type": "erasure",
+                     *           "status": "pending",
+                     *           "subject": {
+                     *             "kind": "email"
+                     *           },
+                     *           "matched": {
+                     *             "visitors": 2,
+                     *             "visits": 14,
+                     *             "events": 61,
+                     *             "identity_links": 3,
+                     *             "payments": 1,
+                     *             "refunds": 0
+                     *           },
+                     *           "requested_by": {
+                     *             "user_id": "5d1b7e2a-0c3f-4a9d-b6e8-1f2a3b4c5d6e",
+                     *             "key_id": null
+                     *           },
+                     *           "created_at": "2026-11-25T10:02:11.000Z",
+                     *           "completed_at": null,
+                     *           "export_url": null,
+                     *           "export_expires_at": null,
+                     *           "error": null
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        requests: {
+                            id: string;
+                            /** @description The site’s snippet key */
+                            site_id: string;
+                            /** @enum {string} */
+                            type: "access" | "erasure";
+                            /** @enum {string} */
+                            status: "pending" | "running" | "completed" | "failed";
+                            /** @description The kind of id asked about; never its value */
+                            subject: {
+                                /** @enum {string} */
+                                kind: "visitor_id" | "user_id" | "email" | "handle" | "customer_id";
+                            };
+                            /** @description What was found about the person when the request was made */
+                            matched: {
+                                visitors: number;
+                                visits: number;
+                                events: number;
+                                identity_links: number;
+                                payments: number;
+                                refunds: number;
+                            };
+                            requested_by: {
+                                /** @description The person who asked, or who created the key that asked */
+                                user_id: string | null;
+                                /** @description The key that asked, when a key did */
+                                key_id: string | null;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description An ISO-8601 timestamp with a time zone offset
+                             * @example 2026-03-14T09:26:53Z
+                             */
+                            created_at: string;
+                            completed_at: string | null;
+                            /** @description Access requests: where to download the export, while it lasts */
+                            export_url: string | null;
+                            export_expires_at: string | null;
+                            /** @description Why the last attempt failed, while the request is retried or failed */
+                            error: string | null;
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null on the last */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked, expired or not taken here */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description `forbidden` (not an admin) or `insufficient_scope` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description A query parameter fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description Too many requests; retry after the seconds in `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description The credential could not be checked (the database is unavailable); retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+        };
+    };
+    createPrivacyRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "site_id": "3f6c1a52-8d4e-4b7a-9c21-5e8f0d2b7a64",
+                 *       "type": "erasure",
+                 *       "subject": {
+                 *         "kind": "email",
+                 *         "value": "ada@example.com"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The site’s internal UUID (interface §2.1), or its snippet key
+                     * @example 3f6c1a52-8d4e-4b7a-9c21-5e8f0d2b7a64
+                     */
+                    site_id: string;
+                    /** @enum {string} */
+                    type: "access" | "erasure";
+                    subject: {
+                        /** @enum {string} */
+                        kind: "visitor_id" | "user_id" | "email" | "handle" | "customer_id";
+                        /** @description Used once to find the person; kept only as a keyed hash */
+                        value: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description The site’s snippet key */
+                        site_id: string;
+                        /** @enum {string} */
+                        type: "access" | "erasure";
+                        /** @enum {string} */
+                        status: "pending" | "running" | "completed" | "failed";
+                        /** @description The kind of id asked about; never its value */
+                        subject: {
+                            /** @enum {string} */
+                            kind: "visitor_id" | "user_id" | "email" | "handle" | "customer_id";
+                        };
+                        /** @description What was found about the person when the request was made */
+                        matched: {
+                            visitors: number;
+                            visits: number;
+                            events: number;
+                            identity_links: number;
+                            payments: number;
+                            refunds: number;
+                        };
+                        requested_by: {
+                            /** @description The person who asked, or who created the key that asked */
+                            user_id: string | null;
+                            /** @description The key that asked, when a key did */
+                            key_id: string | null;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description An ISO-8601 timestamp with a time zone offset
+                         * @example 2026-03-14T09:26:53Z
+                         */
+                        created_at: string;
+                        completed_at: string | null;
+                        /** @description Access requests: where to download the export, while it lasts */
+                        export_url: string | null;
+                        export_expires_at: string | null;
+                        /** @description Why the last attempt failed, while the request is retried or failed */
+                        error: string | null;
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked, expired or not taken here */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description `forbidden` (not an admin) or `insufficient_scope` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description `not_found`: no such site */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description A field of the body fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description Too many requests; retry after the seconds in `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description The credential could not be checked (the database is unavailable); retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+        };
+    };
+    getPrivacyRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The request’s id
+                 * @example 9b0e6f3c-2a4d-4c1e-8f7b-3d5a6e1c2b90
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description The site’s snippet key */
+                        site_id: string;
+                        /** @enum {string} */
+                        type: "access" | "erasure";
+                        /** @enum {string} */
+                        status: "pending" | "running" | "completed" | "failed";
+                        /** @description The kind of id asked about; never its value */
+                        subject: {
+                            /** @enum {string} */
+                            kind: "visitor_id" | "user_id" | "email" | "handle" | "customer_id";
+                        };
+                        /** @description What was found about the person when the request was made */
+                        matched: {
+                            visitors: number;
+                            visits: number;
+                            events: number;
+                            identity_links: number;
+                            payments: number;
+                            refunds: number;
+                        };
+                        requested_by: {
+                            /** @description The person who asked, or who created the key that asked */
+                            user_id: string | null;
+                            /** @description The key that asked, when a key did */
+                            key_id: string | null;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description An ISO-8601 timestamp with a time zone offset
+                         * @example 2026-03-14T09:26:53Z
+                         */
+                        created_at: string;
+                        completed_at: string | null;
+                        /** @description Access requests: where to download the export, while it lasts */
+                        export_url: string | null;
+                        export_expires_at: string | null;
+                        /** @description Why the last attempt failed, while the request is retried or failed */
+                        error: string | null;
+                    };
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked, expired or not taken here */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description `forbidden` (not an admin) or `insufficient_scope` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description `not_found`: no such request on this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description A path parameter fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description Too many requests; retry after the seconds in `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description The credential could not be checked (the database is unavailable); retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+        };
+    };
+    downloadPrivacyExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The request’s id
+                 * @example 9b0e6f3c-2a4d-4c1e-8f7b-3d5a6e1c2b90
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "request_id": "9b0e6f3c-2a4d-4c1e-8f7b-3d5a6e1c2b90",
+                     *       "generated_at": "2026-11-25T10:05:00.000Z",
+                     *       "site": {
+                     *         "id": "ttid_4kQp2ZrT9xVbN7mWcLs3Ed",
+                     *         "domain": "shop.example.com"
+                     *       },
+                     *       "subject": {
+                     *         "kind": "email"
+                     *       },
+                     *       "visitor_ids": [
+                     *         "Yc3qv0Jx1p8r2K5tZb7mWg"
+                     *       ],
+                     *       "identity_links": [
+                     *         {
+                     *           "visitor_id": "Yc3qv0Jx1p8r2K5tZb7mWg",
+                     *           "identified_by": "email",
+                     *           "created_at": "2026-11-20T09:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "visits": [
+                     *         {
+                     *           "id": "0b6f1c2d-3e4f-4a5b-8c7d-9e0f1a2b3c4d",
+                     *           "visitor_id": "Yc3qv0Jx1p8r2K5tZb7mWg",
+                     *           "started_at": "2026-11-20T08:58:12.000Z",
+                     *           "last_activity_at": "2026-11-20T09:04:40.000Z",
+                     *           "entry_url": "https://shop.example.com/pricing",
+                     *           "exit_url": "https://shop.example.com/checkout",
+                     *           "source_kind": "ai",
+                     *           "session_ai_source": "chatgpt",
+                     *           "source_name": "ChatGPT",
+                     *           "campaign": "",
+                     *           "utm_source": "",
+                     *           "utm_medium": "",
+                     *           "utm_content": "",
+                     *           "utm_term": "",
+                     *           "ref": "",
+                     *           "device_type": "desktop",
+                     *           "os": "macOS",
+                     *           "browser": "Chrome",
+                     *           "country_code": "DE",
+                     *           "city": "Berlin",
+                     *           "pageviews": 3,
+                     *           "engaged_seconds": 214,
+                     *           "is_new": true
+                     *         }
+                     *       ],
+                     *       "events": [
+                     *         {
+                     *           "event_id": "k2Jx9QpL0vT7rB3n",
+                     *           "type": "event",
+                     *           "name": "signup",
+                     *           "visitor_id": "Yc3qv0Jx1p8r2K5tZb7mWg",
+                     *           "visit_id": "0b6f1c2d-3e4f-4a5b-8c7d-9e0f1a2b3c4d",
+                     *           "occurred_at": "2026-11-20T09:03:00.000Z",
+                     *           "url": "https://shop.example.com/signup",
+                     *           "properties": {
+                     *             "plan": "pro"
+                     *           },
+                     *           "origin": "browser",
+                     *           "identified_by": null,
+                     *           "value": null,
+                     *           "currency": null
+                     *         }
+                     *       ],
+                     *       "payments": [
+                     *         {
+                     *           "event_id": "pay_7c2e9a41-5b3d-4f6e-8a1c-2d3e4f5a6b7c",
+                     *           "provider": "stripe",
+                     *           "transaction_id": "pi_3QxR7bK2aLmN8cDe0fGh1iJk",
+                     *           "kind": "payment",
+                     *           "currency": "EUR",
+                     *           "renewal": false,
+                     *           "customer_id": "cus_R4n8Kq2",
+                     *           "visitor_id": "Yc3qv0Jx1p8r2K5tZb7mWg",
+                     *           "amount": 49,
+                     *           "refunded_amount": 0,
+                     *           "paid_at": "2026-11-20T09:10:00.000Z",
+                     *           "refunds": []
+                     *         }
+                     *       ],
+                     *       "attribution_credits": [
+                     *         {
+                     *           "event_id": "pay_7c2e9a41-5b3d-4f6e-8a1c-2d3e4f5a6b7c",
+                     *           "model": "last_touch",
+                     *           "source": "chatgpt",
+                     *           "source_kind": "ai",
+                     *           "share": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": unknown;
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked, expired or not taken here */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description `forbidden` (not an admin) or `insufficient_scope` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description `not_found`: no such request on this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description `export_not_ready` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description `export_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description A path parameter fails validation */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

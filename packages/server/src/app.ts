@@ -48,12 +48,14 @@ import { registerMcpRoutes } from './mcp/mcp.routes.js';
 import { registerOidcRoutes } from './oidc/oidc.routes.js';
 import { registerPasswordResetRoutes } from './password-reset/password-reset.routes.js';
 import { registerPaymentRoutes } from './payments/payments.routes.js';
+import { registerPrivacyRoutes } from './privacy/privacy.routes.js';
 import { registerRealtimeRoutes } from './realtime/realtime.routes.js';
 import { registerRevenueRoutes } from './revenue/revenue.routes.js';
 import { registerSecondFactorRoutes } from './second-factor/second-factor.routes.js';
 import { createServices, type Services } from './services.js';
 import { registerSessionRoutes } from './sessions/sessions.routes.js';
 import { registerSharedLinkRoutes } from './shared-links/shared-links.routes.js';
+import { registerSiteExportRoutes } from './site-export/site-export.routes.js';
 import { registerSiteRoutes } from './sites/sites.routes.js';
 import { registerStatsRoutes } from './stats/stats.routes.js';
 import { registerVisitorRoutes } from './visitors/visitors.routes.js';
@@ -181,6 +183,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerKeyRoutes(app, services);
   registerCurrentKeyRoute(app, services);
   registerSiteRoutes(app, services);
+  registerSiteExportRoutes(app, services);
+  registerPrivacyRoutes(app, services);
   const geo =
     deps.geo ??
     (await createGeoLookup({ databasePath: config.geoipDb, trustCdnHeaders: config.trustProxy !== false }));

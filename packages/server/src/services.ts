@@ -21,6 +21,8 @@ import { createMailer } from './mail/mailer.js';
 import { createOidcService } from './oidc/oidc.service.js';
 import { createPasswordResetService } from './password-reset/password-reset.service.js';
 import { createPaymentsService } from './payments/payments.service.js';
+import { createPrivacyService } from './privacy/privacy.service.js';
+import { createPrivacyJobs } from './privacy/privacy-jobs.js';
 import { createRatesService } from './rates/rates.service.js';
 import { createRealtimeService } from './realtime/realtime.service.js';
 import { createRetention } from './retention/retention.js';
@@ -28,6 +30,7 @@ import { createRevenueService } from './revenue/revenue.service.js';
 import { createSecondFactorService } from './second-factor/second-factor.service.js';
 import { createSessionsService } from './sessions/sessions.service.js';
 import { createSharedLinksService } from './shared-links/shared-links.service.js';
+import { createSiteExportService } from './site-export/site-export.service.js';
 import { createSitesService } from './sites/sites.service.js';
 import { createStatsRollups } from './stats/rollups/rollup-job.js';
 import { createStatsService } from './stats/stats.service.js';
@@ -84,6 +87,10 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
   const crawlerRanges = createCrawlerRanges({ db, clock });
   const crawlerHits = createCrawlerHitsService({ db, clock, ranges: crawlerRanges, sites });
   const retention = createRetention({ db, clock });
+  // Privacy operations (issue 25).
+  const siteExport = createSiteExportService({ db, clock, sites });
+  const privacy = createPrivacyService({ db, clock, sites, secretKey, publicUrl: config.publicUrl });
+  const privacyJobs = createPrivacyJobs({ db, clock });
   // Sign-in for people (issue 21).
   const mailer = createMailer(config);
   const invitations = createInvitationsService({ db, clock, config, mailer, accounts });
@@ -116,6 +123,9 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
     crawlerRanges,
     crawlerHits,
     retention,
+    siteExport,
+    privacy,
+    privacyJobs,
     mailer,
     secondFactor,
     invitations,

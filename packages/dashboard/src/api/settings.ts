@@ -10,6 +10,8 @@ export interface SiteChange {
   attribution_model?: AttributionModel;
   cookie_apex_domain?: string | null;
   currency?: string;
+  events_retention_days?: number | null;
+  visits_retention_days?: number | null;
 }
 
 export const updateSite = (siteId: string, body: SiteChange) =>

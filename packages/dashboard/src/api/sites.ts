@@ -72,3 +72,7 @@ export const COMMON_CURRENCIES = [
   'NZD',
   'ZAR',
 ];
+
+/** The retention a site may choose (days; the API takes any whole number from 30 up to the last). */
+export const EVENTS_RETENTION_CHOICES = [30, 90, 180, 365];
+export const VISITS_RETENTION_CHOICES = [30, 90, 180, 365, 730];

@@ -30,6 +30,10 @@ export interface Site {
   verified_at: string | null;
   deleted_at: string | null;
   deletion_effective_at: string | null;
+  /** Days raw events are kept; null: the default (conversion records 365 days). */
+  events_retention_days: number | null;
+  /** Days visits are kept; null: kept. */
+  visits_retention_days: number | null;
 }
 
 export type StatsFilter = [

@@ -3,6 +3,7 @@ import type { Generated, JSONColumnType } from 'kysely';
 import type { AttributionModel, NullableTimestamp, Region, Role, Timestamp } from './column-types.js';
 import type { CrawlerTables } from './crawler-types.js';
 import type { IngestTables, RevenueTables } from './ingest-types.js';
+import type { PrivacyTables } from './privacy-types.js';
 import type { ProcessorTables } from './processor-types.js';
 import type { SharedLinkTables } from './shared-link-types.js';
 import type { StatsTables } from './stats-types.js';
@@ -80,6 +81,8 @@ export interface SitesTable {
   deleted_at: NullableTimestamp;
   deletion_effective_at: NullableTimestamp;
   erasure_started_at: NullableTimestamp;
+  events_retention_days: number | null;
+  visits_retention_days: number | null;
 }
 
 export interface ApiKeysTable {
@@ -197,7 +200,8 @@ export interface DB
     CrawlerTables,
     StatsTables,
     SharedLinkTables,
-    ProcessorTables {
+    ProcessorTables,
+    PrivacyTables {
   schema_migrations: SchemaMigrationsTable;
   sql_sources: SqlSourcesTable;
   server_settings: ServerSettingsTable;

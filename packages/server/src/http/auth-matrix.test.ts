@@ -50,6 +50,22 @@ const ROUTES: RouteCase[] = [
   },
   { method: 'DELETE', url: `/v1/account/members/${randomUUID()}`, scope: 'config:write', adminOnly: true },
   { method: 'GET', url: '/v1/auth/me' },
+  {
+    method: 'POST',
+    url: '/v1/privacy/requests',
+    scope: 'config:write',
+    adminOnly: true,
+    payload: { site_id: randomUUID(), type: 'access', subject: { kind: 'visitor_id', value: 'visitor-1' } },
+  },
+  { method: 'GET', url: '/v1/privacy/requests', scope: 'config:write', adminOnly: true },
+  { method: 'GET', url: '/v1/sites/ttid_0000000000000000000000/export', scope: 'stats:read' },
+  { method: 'GET', url: `/v1/privacy/requests/${randomUUID()}`, scope: 'config:write', adminOnly: true },
+  {
+    method: 'GET',
+    url: `/v1/privacy/requests/${randomUUID()}/export`,
+    scope: 'config:write',
+    adminOnly: true,
+  },
 ];
 
 const ALL_SCOPES: Scope[] = ['stats:read', 'config:write', 'credentials:write', 'ingest:write'];

@@ -42,7 +42,10 @@ export type ErrorCode =
   // Payment-processor connections (DESIGN.md §11).
   | 'provider_connected'
   | 'invalid_signature'
-  | 'invalid_payload';
+  | 'invalid_payload'
+  // Privacy requests (DESIGN.md §12).
+  | 'export_not_ready'
+  | 'export_expired';
 
 export interface AppErrorDetails {
   /** The offending field, for validation errors. */

@@ -24,6 +24,22 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
   });
   // ─────────────────────────────────────────────────────────────────────────────────────────
 
+  // ── Background worker: privacy requests (privacy/privacy-jobs.ts), every 5 seconds ─────
+  // Completes access requests and works erasures in bounded batches; the log names request ids
+  // only, never whom a request is about.
+  const privacyRequests = startPeriodicJob({
+    intervalMs: 5_000,
+    run: async () => {
+      const report = await app.services.privacyJobs.runPrivacyOnce();
+      const level = report.failed.length > 0 ? 'error' : 'info';
+      if (level === 'error' || report.completed.length > 0) {
+        app.log[level]({ job: 'privacy-requests', ...report }, 'privacy requests ran');
+      }
+    },
+    onError: (error) => app.log.error({ err: error, job: 'privacy-requests' }, 'privacy requests failed'),
+  });
+  // ─────────────────────────────────────────────────────────────────────────────────────────
+
   // ── Background workers: exchange rates and crawler address ranges (jobs/download-refreshes.ts),
   // at start and then every RATES_REFRESH_HOURS and daily. A failure keeps the stored data and
   // is one warning line; it never stops the server.
@@ -100,8 +116,9 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
   // ─────────────────────────────────────────────────────────────────────────────────────────
 
   // ── Background worker: retention (retention/retention.ts), every hour ──────────────────
-  // Conversion records go 365 days after they happened (and were received), raw crawler hits
-  // 90 days after; daily totals stay. Each purge runs even when the other one fails.
+  // Raw events go after each site's setting (by default conversion records after 365 days),
+  // visits and visitors only where a site sets a time, raw crawler hits after 90 days; daily
+  // totals and rollups stay. Each purge runs even when another one fails.
   const purges = [
     {
       job: 'conversion-retention',
@@ -112,6 +129,11 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
       job: 'crawler-hit-retention',
       what: 'expired crawler hits',
       purge: app.services.retention.purgeExpiredCrawlerHits,
+    },
+    {
+      job: 'visit-retention',
+      what: 'expired visits and visitors',
+      purge: app.services.retention.purgeExpiredVisits,
     },
   ];
   const retention = startPeriodicJob({
@@ -132,6 +154,7 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
 
   return async () => {
     await siteErasure.stop();
+    await privacyRequests.stop();
     await attribution.stop();
     await stopWebhookJobs();
     await retention.stop();

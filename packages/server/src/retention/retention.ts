@@ -1,14 +1,17 @@
 /**
- * What is deleted when it has been kept long enough (README, "How long data is kept").
+ * What is deleted when it has been kept long enough (README, "How long data is kept";
+ * retention-limits.ts has the numbers).
  *
- * Conversion records (interface §8): an event-type row, with its properties, is kept 365 days
- * from when it happened, then deleted. A backdated record (a payment history imported today) is
- * also kept 365 days from when it was received, so it is attributed and counted in the daily
- * totals before it can go. Pageviews and the rest of the event-grain tables are kept, and so
- * are the daily totals, attribution credits and payments: reports over older days still read
- * them; only the listing of single conversions and the reports read from single events
- * (properties, visitors) stop reaching further back than a year, which is also their longest
- * window.
+ * Raw events (event-purge.ts): by default only conversion records (type 'event', with their
+ * properties) go, 365 days after they happened and were received; a backdated record (a payment
+ * history imported today) is also kept that long from when it was received, so it is attributed
+ * and counted in the daily totals before it can go. A site may choose a shorter time for every
+ * raw event (`events_retention_days`). Visits and visitors are kept unless the site chooses a
+ * time for them (`visits_retention_days`, visit-purge.ts). Rows the visit rollups are built from
+ * go only over days whose rollups are built (built-days.ts). Daily totals, rollups, attribution
+ * credits, payments and identity links stay whatever the settings: reports over older days
+ * still read them; only the listing of single conversions and the reports read from single
+ * events (properties, visitors) stop reaching further back.
  *
  * Raw crawler hits are kept 90 days by the same rule (from when they happened and were
  * received). The crawler report reads only the daily rollups written with the hits, which stay;
@@ -16,33 +19,37 @@
  * page's rollup total by crawler purpose, and counts what they no longer cover as purpose
  * `unknown`. The raw rows are kept for looking into recent days in the database, and the
  * AI crawlers of a busy site send thousands a day, so they must not pile up for ever.
- *
- * Both purges go through the indexes on (site_id, occurred_at) of their tables.
  */
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/types.js';
-import type { Clock } from '../lib/clock.js';
-import { createSitePurge } from './site-purge.js';
+import { type Clock, DAY_MS } from '../lib/clock.js';
+import { createEventPurge } from './event-purge.js';
+import { CRAWLER_HIT_RETENTION_DAYS } from './retention-limits.js';
+import { createSitePurge, deleteSiteRows } from './site-purge.js';
+import { createVisitPurge } from './visit-purge.js';
 
-export const CONVERSION_RETENTION_DAYS = 365;
-export const CRAWLER_HIT_RETENTION_DAYS = 90;
+export { CONVERSION_RETENTION_DAYS, CRAWLER_HIT_RETENTION_DAYS } from './retention-limits.js';
 
 export function createRetention({ db, clock }: { db: Kysely<DB>; clock: Clock }) {
   return {
-    purgeExpiredConversions: createSitePurge({
-      db,
+    /** Raw events under each site's rule: conversion records by default, every type when set. */
+    purgeExpiredConversions: createEventPurge(db, clock),
+    /** Visits, then visitors, of the sites that set `visits_retention_days`. */
+    purgeExpiredVisits: createVisitPurge(db, clock),
+    purgeExpiredCrawlerHits: createSitePurge<{ id: string }>({
       clock,
-      table: 'events',
-      key: 'event_id',
-      only: sql`type = 'event'`,
-      retentionDays: CONVERSION_RETENTION_DAYS,
-    }),
-    purgeExpiredCrawlerHits: createSitePurge({
-      db,
-      clock,
-      table: 'crawler_hits',
-      key: 'id',
-      retentionDays: CRAWLER_HIT_RETENTION_DAYS,
+      listSites: (after) =>
+        db
+          .selectFrom('sites')
+          .select('id')
+          .$if(after !== null, (query) => query.where('id', '>', after as string))
+          .orderBy('id')
+          .execute(),
+      plan: async (site, now) => {
+        const cutoff = new Date(now.getTime() - CRAWLER_HIT_RETENTION_DAYS * DAY_MS);
+        const expired = sql`occurred_at < ${cutoff} and received_at < ${cutoff}`;
+        return [(limit) => deleteSiteRows(db, { table: 'crawler_hits', key: 'id' }, site.id, expired, limit)];
+      },
     }),
   };
 }

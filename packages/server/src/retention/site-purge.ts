@@ -2,11 +2,12 @@
  * A retention purge that walks the sites one at a time and deletes each site's expired rows in
  * bounded statements, so no run holds a long lock or one huge transaction. A run that uses up
  * its budget resumes after the last site it finished, so every site gets its turn; running it
- * twice, or from two processes at once, is harmless.
+ * twice, or from two processes at once, is harmless: each statement deletes whatever expired
+ * rows are still there.
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../db/types.js';
-import { type Clock, DAY_MS } from '../lib/clock.js';
+import type { Clock } from '../lib/clock.js';
 
 export interface RetentionRunOptions {
   /** Rows per delete statement. */
@@ -21,57 +22,59 @@ export interface RetentionRun {
   finished: boolean;
 }
 
+/** Deletes up to `limit` of a site's expired rows of one kind; returns how many went. */
+export type PurgePhase = (limit: number) => Promise<number>;
+
 /**
- * Rows of `table` (with `site_id`, `occurred_at` and `received_at`) go once both times are
- * `retentionDays` old: a row backdated on arrival is still kept that long from when it came.
- * `only` narrows the rows that expire; `key` names the rest of the table's primary key.
+ * Walks `listSites` (after the given id, in id order) and runs each site's phases in order, each
+ * until a statement finds fewer than the batch size. `plan` answers the site's phases, none when
+ * it has nothing to purge. A step of the budget runs statements until one deletes something or
+ * the site is done, so a run that starts a site again always gets further.
  */
-export function createSitePurge(deps: {
-  db: Kysely<DB>;
+export function createSitePurge<S extends { id: string }>(deps: {
   clock: Clock;
-  table: 'events' | 'crawler_hits';
-  key: string;
-  only?: RawBuilder<unknown>;
-  retentionDays: number;
+  listSites: (after: string | null) => Promise<S[]>;
+  plan: (site: S, now: Date) => Promise<PurgePhase[]>;
 }): (options?: RetentionRunOptions) => Promise<RetentionRun> {
-  const table = sql.table(deps.table);
-  const key = sql.ref(deps.key);
-  const only = deps.only ?? sql`true`;
   let resumeAfter: string | null = null;
 
-  /** Deletes up to `limit` expired rows of one site; returns how many went. */
-  async function purgeBatch(siteId: string, cutoff: Date, limit: number): Promise<number> {
-    const result = await sql`
-      delete from ${table} where site_id = ${siteId} and ${key} in (
-        select ${key} from ${table}
-        where site_id = ${siteId} and ${only} and occurred_at < ${cutoff} and received_at < ${cutoff}
-        limit ${limit}
-      )`.execute(deps.db);
-    return Number(result.numAffectedRows ?? 0);
-  }
-
   return async ({ batchSize = 1000, maxBatches = 500 } = {}) => {
-    const cutoff = new Date(deps.clock.now().getTime() - deps.retentionDays * DAY_MS);
-    const after = resumeAfter;
-    const sites = await deps.db
-      .selectFrom('sites')
-      .select('id')
-      .$if(after !== null, (query) => query.where('id', '>', after as string))
-      .orderBy('id')
-      .execute();
+    const now = deps.clock.now();
+    const sites = await deps.listSites(resumeAfter);
     let budget = maxBatches;
     let deleted = 0;
     for (const site of sites) {
-      for (;;) {
+      const phases = await deps.plan(site, now);
+      let phase = 0;
+      while (phase < phases.length) {
         if (budget === 0) return { deleted, finished: false };
         budget--;
-        const count = await purgeBatch(site.id, cutoff, batchSize);
-        deleted += count;
-        if (count < batchSize) break;
+        for (let count = 0; count === 0 && phase < phases.length; ) {
+          count = await (phases[phase] as PurgePhase)(batchSize);
+          deleted += count;
+          if (count < batchSize) phase++;
+        }
       }
       resumeAfter = site.id;
     }
     resumeAfter = null;
     return { deleted, finished: true };
   };
+}
+
+/** Deletes up to `limit` rows of one site from `table` that match `where`, through the rest of the primary key `key`. */
+export async function deleteSiteRows(
+  db: Kysely<DB>,
+  target: { table: 'events' | 'crawler_hits' | 'visits' | 'visitors'; key: string },
+  siteId: string,
+  where: RawBuilder<unknown>,
+  limit: number,
+): Promise<number> {
+  const table = sql.table(target.table);
+  const key = sql.ref(target.key);
+  const result = await sql`
+    delete from ${table} where site_id = ${siteId} and ${key} in (
+      select ${key} from ${table} where site_id = ${siteId} and ${where} limit ${limit}
+    )`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
 }

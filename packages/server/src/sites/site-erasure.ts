@@ -56,6 +56,7 @@ export const SITE_DATA: readonly OwnedRows[] = [
   bySite('outbox_events', ['site_id', 'id']),
   bySite('webhook_deliveries', ['site_id', 'id']),
   bySite('webhooks', ['site_id', 'id']),
+  bySite('privacy_requests', ['id']),
   bySite('api_keys', ['id']),
 ];
 

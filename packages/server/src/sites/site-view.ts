@@ -23,6 +23,8 @@ export function presentSite(row: SiteRow) {
     verified_at: iso(row.verified_at),
     deleted_at: iso(row.deleted_at),
     deletion_effective_at: iso(row.deletion_effective_at),
+    events_retention_days: row.events_retention_days,
+    visits_retention_days: row.visits_retention_days,
   };
 }
 

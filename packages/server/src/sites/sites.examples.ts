@@ -16,6 +16,8 @@ export const SITE_EXAMPLE = {
   verified_at: '2026-03-02T09:31:05.118Z',
   deleted_at: null,
   deletion_effective_at: null,
+  events_retention_days: null,
+  visits_retention_days: null,
 };
 
 export const SITE_LIST_EXAMPLE = {
@@ -59,12 +61,16 @@ export const UPDATE_SITE_EXAMPLE = {
   attribution_model: 'time_decay',
   cookie_apex_domain: 'example.com',
   currency: 'EUR',
+  events_retention_days: 90,
+  visits_retention_days: 180,
 };
 
 export const UPDATED_SITE_EXAMPLE = {
   ...SITE_EXAMPLE,
   attribution_model: 'time_decay',
   cookie_apex_domain: 'example.com',
+  events_retention_days: 90,
+  visits_retention_days: 180,
 };
 
 export const DELETE_SITE_EXAMPLE = { confirm_domain: 'shop.example.com' };

@@ -29,7 +29,7 @@ describe('reading sites', () => {
   const ids = (response: { json(): { sites: { id: string }[] } }) =>
     response.json().sites.map((site) => site.id);
 
-  it('lists active sites newest first, each with exactly the fields of §2.4a', async () => {
+  it('lists active sites newest first, each with exactly the fields of §2.4a and its retention settings', async () => {
     const response = await list();
     expect(response.statusCode).toBe(200);
     expect(ids(response)).toEqual([second.site_id, first.site_id]);
@@ -47,6 +47,8 @@ describe('reading sites', () => {
       verified_at: null,
       deleted_at: null,
       deletion_effective_at: null,
+      events_retention_days: null,
+      visits_retention_days: null,
     });
     expect(response.json().sites[0]).toMatchObject({
       domain: 'localhost',

@@ -134,9 +134,12 @@ export function registerSiteRoutes(app: FastifyInstance, { sites }: { sites: Sit
         operationId: 'updateSite',
         summary: "Change a site's settings (any member); returns the full updated site",
         description:
-          'Changes any of `name`, `attribution_model`, `cookie_apex_domain` and `currency`; send at least one. ' +
-          'Needs `config:write`; any member may, not only admins. Setting `currency` by hand (even to `USD`) ' +
-          'keeps a later payment-processor connection from overriding it. 404 while deletion is scheduled.',
+          'Changes any of `name`, `attribution_model`, `cookie_apex_domain`, `currency`, `events_retention_days` ' +
+          'and `visits_retention_days`; send at least one. Needs `config:write`; any member may, not only admins, ' +
+          'except for the two retention settings, which need an account-wide admin (403 `forbidden`): a shorter ' +
+          'retention deletes raw events or visits for good at the next hourly run (daily totals stay). Setting ' +
+          '`currency` by hand (even to `USD`) keeps a later payment-processor connection from overriding it. 404 ' +
+          'while deletion is scheduled.',
         params: siteParams,
         body: updateSiteBody,
         response: {

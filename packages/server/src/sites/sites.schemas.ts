@@ -6,6 +6,11 @@ import { z } from 'zod';
 import { ATTRIBUTION_MODELS } from '../attribution/models.js';
 import { SITE_REF_PATTERN } from '../lib/ids.js';
 import {
+  MAX_EVENTS_RETENTION_DAYS,
+  MAX_VISITS_RETENTION_DAYS,
+  MIN_RETENTION_DAYS,
+} from '../retention/retention-limits.js';
+import {
   CREATE_SITE_EXAMPLE,
   CREATED_SITE_EXAMPLE,
   DASHBOARD_SITES_EXAMPLE,
@@ -38,6 +43,15 @@ const siteNameSchema = z
   })
   .refine((value) => !/\p{Cc}/u.test(value), { error: 'must not contain control characters' })
   .nullable();
+
+/** Whole days from 30 to `max` (interface §8's maximums); null keeps the default. */
+const retentionDays = (max: number) =>
+  z
+    .number({ error: 'must be a whole number of days or null' })
+    .int('must be a whole number of days')
+    .min(MIN_RETENTION_DAYS, `must be between ${MIN_RETENTION_DAYS} and ${max} days`)
+    .max(max, `must be between ${MIN_RETENTION_DAYS} and ${max} days`)
+    .nullable();
 
 const hostnameInput = z.string().min(1, 'must not be empty').max(MAX_HOSTNAME_INPUT);
 
@@ -82,9 +96,20 @@ export const updateSiteBody = z
       .optional()
       .describe('The domain or a registrable parent of it; null or "" clears to host-only cookies'),
     currency: currencyInput.optional(),
+    events_retention_days: retentionDays(MAX_EVENTS_RETENTION_DAYS)
+      .optional()
+      .describe(
+        'Raw events of every type are deleted this many days after they happened and were received; null: the default (conversion records 365 days). Daily totals stay',
+      ),
+    visits_retention_days: retentionDays(MAX_VISITS_RETENTION_DAYS)
+      .optional()
+      .describe(
+        'Visits are deleted this many days after they ended, then visitors last seen before; null: kept. Daily totals stay',
+      ),
   })
   .refine((body) => Object.keys(body).length > 0, {
-    error: 'send at least one of name, attribution_model, cookie_apex_domain, currency',
+    error:
+      'send at least one of name, attribution_model, cookie_apex_domain, currency, events_retention_days, visits_retention_days',
   })
   .meta({ examples: [UPDATE_SITE_EXAMPLE] });
 
@@ -114,6 +139,12 @@ export const siteSchema = z.object({
   verified_at: z.string().nullable(),
   deleted_at: z.string().nullable(),
   deletion_effective_at: z.string().nullable(),
+  events_retention_days: z
+    .number()
+    .int()
+    .nullable()
+    .describe('Days raw events are kept; null: the default (conversion records 365 days)'),
+  visits_retention_days: z.number().int().nullable().describe('Days visits are kept; null: kept'),
 });
 
 export const siteListSchema = z

@@ -39,6 +39,9 @@ export interface UpdateSiteInput {
   attribution_model?: AttributionModel;
   cookie_apex_domain?: string | null;
   currency?: string;
+  /** null: the default; the schema checks the range, the database again. */
+  events_retention_days?: number | null;
+  visits_retention_days?: number | null;
 }
 
 export interface SitesDeps {
@@ -79,8 +82,15 @@ export function createSitesService(deps: SitesDeps) {
       changes.cookie_apex_domain = apex;
     }
     if (input.currency !== undefined) Object.assign(changes, chosenCurrency(input.currency));
+    if (input.events_retention_days !== undefined)
+      changes.events_retention_days = input.events_retention_days;
+    if (input.visits_retention_days !== undefined)
+      changes.visits_retention_days = input.visits_retention_days;
     if (Object.keys(changes).length === 0) {
-      throw badInput('body', 'Send at least one of name, attribution_model, cookie_apex_domain, currency');
+      throw badInput(
+        'body',
+        'Send at least one of name, attribution_model, cookie_apex_domain, currency, events_retention_days, visits_retention_days',
+      );
     }
     return changes;
   }
@@ -196,6 +206,9 @@ export function createSitesService(deps: SitesDeps) {
     /** Any member may update settings (§5.4); a site scheduled for deletion answers 404. */
     async update(principal: Principal, ref: string, input: UpdateSiteInput) {
       const site = await requireSite(db, principal, ref, { includeScheduled: false });
+      // Shorter retention deletes data for good, as deleting the site does: admins only.
+      if (input.events_retention_days !== undefined || input.visits_retention_days !== undefined)
+        await requireAdmin(db, principal);
       const updated = await updateActiveSite(db, site.id, changesFor(site.domain, input));
       if (!updated) throw notFound('Site');
       return presentSite(updated);

@@ -32,7 +32,7 @@ describe('PATCH /v1/sites/{siteId}', () => {
     const response = await patch({ name: 'Shop', attribution_model: 'time_decay' });
     expect(response.statusCode).toBe(200);
     const body = response.json();
-    expect(Object.keys(body)).toHaveLength(13);
+    expect(Object.keys(body)).toHaveLength(15);
     expect(body).toMatchObject({
       id: site.site_id,
       name: 'Shop',

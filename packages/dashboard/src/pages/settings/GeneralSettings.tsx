@@ -1,4 +1,7 @@
-/** The name, reporting currency and attribution model of a site, saved together; then the cookie domain. */
+/**
+ * The name, reporting currency, attribution model and data retention of a site, saved together;
+ * then the cookie domain.
+ */
 
 import { useState } from 'react';
 import type { SiteChange } from '../../api/settings';
@@ -6,6 +9,7 @@ import { COMMON_CURRENCIES } from '../../api/sites';
 import type { AttributionModel, Site } from '../../api/types';
 import { Field, FormError } from '../../components/Form';
 import { CookieDomain } from './CookieDomain';
+import { DataRetention, type Retention } from './DataRetention';
 import { useUpdateSite } from './use-update-site';
 
 const MODELS: { key: AttributionModel; label: string; words: string }[] = [
@@ -35,11 +39,17 @@ export function GeneralSettings({ siteId, site }: { siteId: string; site: Site }
   const [name, setName] = useState(site.name ?? '');
   const [currency, setCurrency] = useState(site.currency);
   const [model, setModel] = useState<AttributionModel>(site.attribution_model);
+  const [retention, setRetention] = useState<Retention>({
+    events: site.events_retention_days,
+    visits: site.visits_retention_days,
+  });
   const save = useUpdateSite(siteId);
   const change: SiteChange = {};
   if (name.trim() !== (site.name ?? '')) change.name = name.trim() || null;
   if (currency.trim().toUpperCase() !== site.currency) change.currency = currency.trim().toUpperCase();
   if (model !== site.attribution_model) change.attribution_model = model;
+  if (retention.events !== site.events_retention_days) change.events_retention_days = retention.events;
+  if (retention.visits !== site.visits_retention_days) change.visits_retention_days = retention.visits;
   const changed = Object.keys(change).length > 0;
   return (
     <>
@@ -105,6 +115,7 @@ export function GeneralSettings({ siteId, site }: { siteId: string; site: Site }
             </label>
           ))}
         </fieldset>
+        <DataRetention value={retention} onChange={setRetention} />
         <div className="row">
           <button type="submit" className="button primary" disabled={!changed || save.isPending}>
             Save the changes

@@ -150,3 +150,23 @@ function tau(x: number): number {
   } while (z !== previous);
   return z / 3;
 }
+
+/**
+ * A stored sketch with some people's hashes swapped for others (privacy erasure): the count,
+ * and every merge that uses the same swaps, stay as they were, but the stored hashes no longer
+ * lead to those people. Null when the sketch holds none of them or holds registers, where no
+ * single person can be read back.
+ */
+export function swapPeople(stored: Uint8Array, swaps: ReadonlyMap<number, number>): Buffer | null {
+  const bytes = Buffer.from(stored);
+  if (bytes[0] !== LIST) return null;
+  let swapped = false;
+  for (let at = 1; at + 8 <= bytes.length; at += 8) {
+    const replacement = swaps.get(bytes.readUInt32BE(at) * TWO_32 + bytes.readUInt32BE(at + 4));
+    if (replacement === undefined) continue;
+    bytes.writeUInt32BE(Math.floor(replacement / TWO_32), at);
+    bytes.writeUInt32BE(replacement % TWO_32, at + 4);
+    swapped = true;
+  }
+  return swapped ? bytes : null;
+}

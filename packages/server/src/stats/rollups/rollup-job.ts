@@ -11,6 +11,7 @@ import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/types.js';
 import type { Clock } from '../../lib/clock.js';
 import { DAY_MS, MINUTE_MS } from '../../lib/clock.js';
+import { firstWholeRawDay } from '../../retention/retention-limits.js';
 import { buildRollupDay, deleteRollupRows } from './rollup-day.js';
 import { mergeRollupMonth, monthsToMerge } from './rollup-month.js';
 
@@ -39,7 +40,8 @@ export function createStatsRollups({ db, clock }: { db: Kysely<DB>; clock: Clock
   const lastClosableDay = (now: Date) =>
     new Date(now.getTime() - VISIT_IDLE_MS - DAY_MS).toISOString().slice(0, 10);
 
-  async function dropStaleDays(siteId: string, now: Date): Promise<number> {
+  /** Days before `firstRebuildable` lost raw rows to retention: they keep what was built. */
+  async function dropStaleDays(siteId: string, now: Date, firstRebuildable: string): Promise<number> {
     return db.transaction().execute(async (trx) => {
       const checked = await trx
         .selectFrom('stats_rollup_sites')
@@ -59,6 +61,7 @@ export function createStatsRollups({ db, clock }: { db: Kysely<DB>; clock: Clock
             and l.created_at > ${checked.links_checked_at} and l.created_at <= ${settled}
             and d.site_id = l.site_id and d.day = (v.started_at at time zone 'UTC')::date
             and d.built_at < l.created_at + ${margin}
+            and d.day >= ${firstRebuildable}::date
           returning to_char(d.day, 'YYYY-MM-DD') as day
         `.execute(trx);
         stale = [...new Set(rows.map((row) => row.day))];
@@ -97,12 +100,13 @@ export function createStatsRollups({ db, clock }: { db: Kysely<DB>; clock: Clock
       // A site being erased is left alone: its visits are going.
       const sites = await db
         .selectFrom('sites')
-        .select('id')
+        .select(['id', 'events_retention_days', 'visits_retention_days'])
         .where('erasure_started_at', 'is', null)
         .orderBy('id')
         .execute();
-      for (const { id } of sites) {
-        report.stale += await dropStaleDays(id, now);
+      for (const site of sites) {
+        const { id } = site;
+        report.stale += await dropStaleDays(id, now, firstWholeRawDay(site, now));
         const budget = maxDays - report.built;
         const days = await daysToBuild(id, lastDay, budget + 1);
         report.waiting += Math.max(0, days.length - budget);

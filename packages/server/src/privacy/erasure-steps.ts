@@ -1,0 +1,187 @@
+/**
+ * The steps of a person's erasure, in order. Each step works in bounded batches and is
+ * idempotent: it returns how many rows one batch changed, and is done when a batch changes none.
+ * A crashed or interrupted erasure resumes at the step it recorded (privacy-jobs.ts).
+ *
+ * What goes: facts and queued deliveries about the person, the attribution of their goal
+ * conversions, their events, visits, identity links and visitor rows. What stays: their
+ * payments, for the books, with the visitor id, person key and customer id cleared; daily
+ * totals and rollups, so reports over past days do not change (interface §4.5), with the
+ * person's hashes in the rollups' people lists swapped for meaningless ones.
+ */
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { DB } from '../db/types.js';
+import { personHash, swapPeople } from '../stats/rollups/people-sketch.js';
+import { buildRollupDay, monthOf } from '../stats/rollups/rollup-day.js';
+import { ownEvents, personEventIds, personRows, personVisitIds, type RequestRef } from './person-rows.js';
+import { scopeValues } from './scope.js';
+
+export interface ErasureStep {
+  name: string;
+  /** One batch of at most `limit` rows; how many it changed. */
+  run(db: Kysely<DB>, ref: RequestRef, limit: number, now: Date): Promise<number>;
+}
+
+/** Deletes up to `limit` rows of `table` matching `where` (a predicate on the table by its own name). */
+function deleteWhere(
+  name: string,
+  table: keyof DB & string,
+  key: readonly string[],
+  where: (ref: RequestRef) => RawBuilder<unknown>,
+): ErasureStep {
+  return {
+    name,
+    async run(db, ref, limit) {
+      const keys = sql.join(key.map((column) => sql.ref(column)));
+      const result = await sql`
+        delete from ${sql.table(table)} where (${keys}) in (
+          select ${keys} from ${sql.table(table)} where ${where(ref)} limit ${limit})`.execute(db);
+      return Number(result.numAffectedRows ?? 0);
+    },
+  };
+}
+
+/** Goal conversions of the person (payments keep their attribution, as they keep their amounts). */
+const goalEventIds = (ref: RequestRef) =>
+  sql`(select events.event_id from events where ${ownEvents(ref)} and events.type = 'event')`;
+
+/** A fact's data (an outbox payload, a delivery envelope's `data`) naming the person's conversions or visits. */
+const namesPerson = (ref: RequestRef, data: RawBuilder<unknown>) =>
+  sql`(${data} ->> 'event_id' in ${personEventIds(ref)} or ${data} ->> 'visit_id' in ${personVisitIds(ref)})`;
+
+/**
+ * Builds the closed days the person visited on that the rollup job has not built yet, so their
+ * totals keep the person's visits after the visits are gone. A day still open is built later,
+ * without them: today's figures may drop by what was erased.
+ */
+const buildRollups: ErasureStep = {
+  name: 'rollups',
+  async run(db, ref, _limit, now) {
+    const days = await scopeValues(db, ref.requestId, 'day');
+    const built = await db
+      .selectFrom('stats_rollup_days')
+      .select(sql<string>`to_char(day, 'YYYY-MM-DD')`.as('day'))
+      .where('site_id', '=', ref.siteId)
+      .where(sql<boolean>`day = any(${days}::date[])`)
+      .execute();
+    const done = new Set(built.map((row) => row.day));
+    for (const day of days) if (!done.has(day)) await buildRollupDay(db, ref.siteId, day, now);
+    return 0;
+  },
+};
+
+/** Payment conversion events stay, as their payments do, without the person's ids. */
+const detachPaymentEvents: ErasureStep = {
+  name: 'payment_events',
+  async run(db, ref, limit) {
+    const result = await sql`
+      update events set visitor_id = null, person_key = null, visit_id = null,
+        properties = properties - 'customer_id'
+      where (site_id, event_id) in (
+        select payments.site_id, payments.event_id from payments where ${personRows.payments(ref)}
+          and exists (select 1 from events e where e.site_id = payments.site_id and e.event_id = payments.event_id
+            and (e.visitor_id is not null or e.person_key is not null or e.visit_id is not null
+              or e.properties ->> 'customer_id' is not null))
+        limit ${limit})
+    `.execute(db);
+    return Number(result.numAffectedRows ?? 0);
+  },
+};
+
+const detachPayments: ErasureStep = {
+  name: 'payments',
+  async run(db, ref, limit) {
+    const result = await sql`
+      update payments set visitor_id = null, person_key = null, customer_id = null
+      where (site_id, id) in (select payments.site_id, payments.id from payments where ${personRows.payments(ref)} limit ${limit})
+    `.execute(db);
+    return Number(result.numAffectedRows ?? 0);
+  },
+};
+
+/**
+ * Swaps the person's hashes in the rollups' people lists of the days they visited (and those
+ * days' months) for hashes of nothing, the same swap everywhere, so counts and merges stay.
+ */
+const swapRollupPeople: ErasureStep = {
+  name: 'rollup_people',
+  async run(db, ref, limit) {
+    const people = [
+      ...(await scopeValues(db, ref.requestId, 'visitor')).map((id) => `v:${id}`),
+      ...(await scopeValues(db, ref.requestId, 'person_key')).map((key) => `p:${key}`),
+    ];
+    const swaps = new Map(
+      people.map((person) => {
+        const hash = personHash(person);
+        return [hash, personHash(`erased:${ref.requestId}:${hash}`)] as const;
+      }),
+    );
+    const days = await scopeValues(db, ref.requestId, 'day');
+    const months = [...new Set(days.map(monthOf))];
+    let changed = 0;
+    for (const [table, column, values] of [
+      ['stats_visit_rollups', 'day', days],
+      ['stats_month_rollups', 'month', months],
+    ] as const) {
+      // Reads every row of those days: the swap cannot be found by SQL, but a day has few rows.
+      const { rows } = await sql<{ dimension: string; at: string; value: string; people: Uint8Array }>`
+        select dimension, ${sql.ref(column)}::text as at, value, people from ${sql.table(table)}
+        where site_id = ${ref.siteId} and ${sql.ref(column)} = any(${values}::date[])
+      `.execute(db);
+      for (const row of rows) {
+        const swapped = swapPeople(row.people, swaps);
+        if (!swapped) continue;
+        await sql`update ${sql.table(table)} set people = ${swapped}
+          where site_id = ${ref.siteId} and dimension = ${row.dimension}
+            and ${sql.ref(column)} = ${row.at}::date and value = ${row.value}`.execute(db);
+        changed += 1;
+        if (changed >= limit) return changed;
+      }
+    }
+    return changed;
+  },
+};
+
+export const ERASURE_STEPS: readonly ErasureStep[] = [
+  buildRollups,
+  deleteWhere(
+    'outbox_events',
+    'outbox_events',
+    ['site_id', 'id'],
+    (ref) => sql`outbox_events.site_id = ${ref.siteId} and ${namesPerson(ref, sql`outbox_events.payload`)}`,
+  ),
+  deleteWhere(
+    'webhook_deliveries',
+    'webhook_deliveries',
+    ['site_id', 'id'],
+    (ref) =>
+      sql`webhook_deliveries.site_id = ${ref.siteId} and webhook_deliveries.status in ('pending', 'retrying')
+      and ${namesPerson(ref, sql`(webhook_deliveries.payload::jsonb -> 'data')`)}`,
+  ),
+  deleteWhere(
+    'attribution_jobs',
+    'attribution_jobs',
+    ['site_id', 'event_id'],
+    (ref) =>
+      sql`attribution_jobs.site_id = ${ref.siteId} and attribution_jobs.event_id in ${goalEventIds(ref)}`,
+  ),
+  deleteWhere(
+    'attribution_credits',
+    'attribution_credits',
+    ['site_id', 'event_id', 'model', 'source'],
+    (ref) =>
+      sql`attribution_credits.site_id = ${ref.siteId} and attribution_credits.event_id in ${goalEventIds(ref)}`,
+  ),
+  deleteWhere('events', 'events', ['site_id', 'event_id'], ownEvents),
+  deleteWhere('visits', 'visits', ['site_id', 'id'], personRows.visits),
+  deleteWhere(
+    'identity_links',
+    'identity_links',
+    ['site_id', 'person_key', 'visitor_id'],
+    personRows.identity_links,
+  ),
+  deleteWhere('visitors', 'visitors', ['site_id', 'visitor_id'], personRows.visitors),
+  detachPaymentEvents,
+  detachPayments,
+  swapRollupPeople,
+];

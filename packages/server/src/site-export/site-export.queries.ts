@@ -1,0 +1,186 @@
+/**
+ * One keyset page of a site's visits, events or payments inside a time window, in time order
+ * (ties by id). Each query walks an index that leads with (site_id, time): visits_started_idx,
+ * and events_site_occurred_idx and payments_site_paid_idx of migration 029. `person_key` is
+ * never selected.
+ *
+ * The cursor carries the time as PostgreSQL's own text, not as a JavaScript Date: a Date keeps
+ * milliseconds only, so a row stored with microseconds would be read again on the next page.
+ */
+import { type Kysely, sql } from 'kysely';
+import type { DB } from '../db/types.js';
+
+export interface PageCursor {
+  /** The last row's time, as the database wrote it. */
+  at: string;
+  id: string;
+}
+
+export interface PageRequest {
+  siteId: string;
+  start: Date;
+  end: Date;
+  after: PageCursor | null;
+  limit: number;
+}
+
+export interface VisitRow {
+  id: string;
+  visitor_id: string;
+  started_at: Date;
+  last_activity_at: Date;
+  entry_url: string;
+  exit_url: string;
+  source_kind: string;
+  session_ai_source: string;
+  source_name: string;
+  campaign: string;
+  utm_source: string;
+  utm_medium: string;
+  utm_content: string;
+  utm_term: string;
+  ref: string;
+  device_type: string;
+  os: string;
+  browser: string;
+  country_code: string;
+  city: string;
+  pageviews: number;
+  engaged_seconds: number;
+  is_new: boolean;
+  cursor_at: string;
+}
+
+export interface EventRow {
+  event_id: string;
+  type: string;
+  name: string | null;
+  visitor_id: string | null;
+  visit_id: string | null;
+  occurred_at: Date;
+  url: string | null;
+  properties: Record<string, unknown> | null;
+  value_minor: number | null;
+  currency: string | null;
+  origin: string;
+  cursor_at: string;
+}
+
+export interface PaymentRow {
+  id: string;
+  provider: string;
+  transaction_id: string;
+  kind: string;
+  amount_minor: number;
+  currency: string;
+  refunded_minor: number;
+  renewal: boolean;
+  customer_id: string | null;
+  visitor_id: string | null;
+  paid_at: Date;
+  event_id: string;
+  cursor_at: string;
+}
+
+export function visitsPage(db: Kysely<DB>, page: PageRequest): Promise<VisitRow[]> {
+  const after = page.after;
+  return db
+    .selectFrom('visits')
+    .select([
+      'id',
+      'visitor_id',
+      'started_at',
+      'last_activity_at',
+      'entry_url',
+      'exit_url',
+      'source_kind',
+      'session_ai_source',
+      'source_name',
+      'campaign',
+      'utm_source',
+      'utm_medium',
+      'utm_content',
+      'utm_term',
+      'ref',
+      'device_type',
+      'os',
+      'browser',
+      'country_code',
+      'city',
+      'pageviews',
+      'engaged_seconds',
+      'is_new',
+      sql<string>`started_at::text`.as('cursor_at'),
+    ])
+    .where('site_id', '=', page.siteId)
+    .where('started_at', '>=', page.start)
+    .where('started_at', '<', page.end)
+    .$if(after !== null, (q) =>
+      q.where(sql<boolean>`(started_at, id) > (${after?.at}::timestamptz, ${after?.id}::uuid)`),
+    )
+    .orderBy('started_at')
+    .orderBy('id')
+    .limit(page.limit)
+    .execute();
+}
+
+export function eventsPage(db: Kysely<DB>, page: PageRequest): Promise<EventRow[]> {
+  const after = page.after;
+  return db
+    .selectFrom('events')
+    .select([
+      'event_id',
+      'type',
+      'name',
+      'visitor_id',
+      'visit_id',
+      'occurred_at',
+      'url',
+      'properties',
+      'value_minor',
+      'currency',
+      'origin',
+      sql<string>`occurred_at::text`.as('cursor_at'),
+    ])
+    .where('site_id', '=', page.siteId)
+    .where('occurred_at', '>=', page.start)
+    .where('occurred_at', '<', page.end)
+    .$if(after !== null, (q) =>
+      q.where(sql<boolean>`(occurred_at, event_id) > (${after?.at}::timestamptz, ${after?.id})`),
+    )
+    .orderBy('occurred_at')
+    .orderBy('event_id')
+    .limit(page.limit)
+    .execute();
+}
+
+export function paymentsPage(db: Kysely<DB>, page: PageRequest): Promise<PaymentRow[]> {
+  const after = page.after;
+  return db
+    .selectFrom('payments')
+    .select([
+      'id',
+      'provider',
+      'transaction_id',
+      'kind',
+      'amount_minor',
+      'currency',
+      'refunded_minor',
+      'renewal',
+      'customer_id',
+      'visitor_id',
+      'paid_at',
+      'event_id',
+      sql<string>`paid_at::text`.as('cursor_at'),
+    ])
+    .where('site_id', '=', page.siteId)
+    .where('paid_at', '>=', page.start)
+    .where('paid_at', '<', page.end)
+    .$if(after !== null, (q) =>
+      q.where(sql<boolean>`(paid_at, id) > (${after?.at}::timestamptz, ${after?.id}::uuid)`),
+    )
+    .orderBy('paid_at')
+    .orderBy('id')
+    .limit(page.limit)
+    .execute();
+}
