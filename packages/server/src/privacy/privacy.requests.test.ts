@@ -205,6 +205,25 @@ describe('privacy requests', () => {
     expect(byKey.statusCode).toBe(202);
     expect(byKey.json().requested_by).toEqual({ user_id: t.owner.userId, key_id: key.id });
 
+    // A key restricted to another site sees none of this site's requests.
+    const elsewhere = await insertSite(t, t.owner.accountId, { domain: 'elsewhere.example.com' });
+    const narrow = await mintKey(t, t.owner.cookie, {
+      scopes: ['config:write'],
+      site_id: elsewhere.snippet_key,
+    });
+    expect((await get(byKey.json().id, bearer(narrow.api_key))).statusCode).toBe(404);
+    const listed = await t.request({
+      method: 'GET',
+      url: '/v1/privacy/requests',
+      headers: bearer(narrow.api_key),
+    });
+    expect(listed.json()).toEqual({ requests: [], next_cursor: null });
+    const refusedSite = await create(
+      { site_id: site.id, type: 'access', subject: { kind: 'visitor_id', value: bob.visitors[0] } },
+      bearer(narrow.api_key),
+    );
+    expect(refusedSite.statusCode).toBe(404);
+
     const member = { email: 'member@example.com', password: 'member password 1' };
     await t.request({
       method: 'POST',

@@ -62,9 +62,13 @@ export function createPrivacyService(deps: {
     };
   }
 
+  /** A key restricted to one site sees only that site's requests. */
+  const onlySite = (principal: Principal) => (principal.kind === 'key' ? principal.siteId : null);
+
   async function requireRequest(principal: Principal, id: string) {
     const row = await store.findRequest(db, principal.accountId, id);
-    if (!row) throw notFound('Privacy request');
+    const only = onlySite(principal);
+    if (!row || (only !== null && row.site_id !== only)) throw notFound('Privacy request');
     return row;
   }
 
@@ -107,7 +111,7 @@ export function createPrivacyService(deps: {
       const site = query.site_id ? await resolveSite(principal, query.site_id) : null;
       const limit = query.limit ?? DEFAULT_PAGE;
       const rows = await store.listRequests(db, principal.accountId, {
-        siteId: site?.id ?? null,
+        siteId: site?.id ?? onlySite(principal),
         limit: limit + 1,
         before: query.cursor ? parseCursor(query.cursor) : null,
       });

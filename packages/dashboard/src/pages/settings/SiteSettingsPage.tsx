@@ -1,7 +1,8 @@
 /**
  * A site's settings in sections with their own addresses: general (name, currency, attribution,
- * cookie domain), webhooks, shared links, and the danger zone. A site scheduled for deletion
- * answers 404 to its own read; the page then offers the restore instead.
+ * cookie domain), webhooks, payment processors, shared links, privacy requests, and the danger
+ * zone. A site scheduled for deletion answers 404 to its own read; the page then offers the
+ * restore instead.
  */
 import { useQuery } from '@tanstack/react-query';
 import { ApiError } from '../../api/http';
@@ -10,6 +11,7 @@ import { ErrorState, SkeletonRows } from '../../components/States';
 import { SharedLinksSettings } from '../share/SharedLinksSettings';
 import { DangerZone } from './DangerZone';
 import { GeneralSettings } from './GeneralSettings';
+import { PrivacyRequests } from './PrivacyRequests';
 import { ProcessorConnections } from './ProcessorConnections';
 import { ScheduledForDeletion } from './ScheduledForDeletion';
 import { SectionNav, useSection } from './SectionNav';
@@ -21,6 +23,7 @@ const SECTIONS = [
   { path: '/webhooks', label: 'Webhooks' },
   { path: '/processors', label: 'Payment processors' },
   { path: '/shared-links', label: 'Shared links' },
+  { path: '/privacy', label: 'Privacy requests' },
   { path: '/danger', label: 'Danger zone' },
 ];
 
@@ -76,6 +79,8 @@ export default function SiteSettingsPage({ siteId }: { siteId: string }) {
         <ProcessorConnections siteId={siteId} />
       ) : section === '/shared-links' ? (
         <SharedLinksSettings siteId={siteId} />
+      ) : section === '/privacy' ? (
+        <PrivacyRequests siteId={siteId} />
       ) : section === '/danger' ? (
         <DangerZone siteId={siteId} site={site.data} />
       ) : (
