@@ -241,13 +241,19 @@ describe.skipIf(ON_POSTGRES)('the settings pages', () => {
     const member = await addPerson(t);
     const page = await open(`/sites/${uuid}/settings/danger`, { cookie: await signIn(t, member) });
     await expect
-      .poll(() => page.getByText('Only an admin of the account can delete a site.').count())
+      .poll(() => page.getByText(/Only an admin of the account can delete a site\./).count())
       .toBe(1);
-    await page.getByLabel('Type kept-settings.example.org to confirm').fill('kept-settings.example.org');
-    await page.getByRole('button', { name: 'Delete the site' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/needs an account-wide admin/);
+    // No form to fill in: neither the confirmation field nor the button is there.
+    expect(await page.getByLabel('Type kept-settings.example.org to confirm').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Delete the site' }).count()).toBe(0);
     expect(await page.getByRole('heading', { name: 'Delete this site' }).count()).toBe(1);
     await checkPage(page, 'settings-danger-member');
+    // Retention deletes data too: a member sees the settings but cannot change them.
+    await page.getByRole('link', { name: 'General', exact: true }).click();
+    await page.getByLabel('Raw events').waitFor();
+    expect(await page.getByLabel('Raw events').isDisabled()).toBe(true);
+    expect(await page.getByLabel('Visits and visitors').isDisabled()).toBe(true);
+    expect(await page.getByLabel('Name', { exact: true }).isDisabled()).toBe(false);
     const still = await t.request({
       method: 'GET',
       url: `/v1/sites/${kept.snippet_key}`,

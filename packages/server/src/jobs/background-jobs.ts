@@ -117,8 +117,8 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
 
   // ── Background worker: retention (retention/retention.ts), every hour ──────────────────
   // Raw events go after each site's setting (by default conversion records after 365 days),
-  // visits and visitors only where a site sets a time, raw crawler hits after 90 days; daily
-  // totals and rollups stay. Each purge runs even when another one fails.
+  // visits and visitors only where a site sets a time, raw crawler hits and processor event ids
+  // after 90 days; daily totals and rollups stay. Each purge runs even when another one fails.
   const purges = [
     {
       job: 'conversion-retention',
@@ -134,6 +134,11 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
       job: 'visit-retention',
       what: 'expired visits and visitors',
       purge: app.services.retention.purgeExpiredVisits,
+    },
+    {
+      job: 'processor-event-retention',
+      what: 'old processor event ids',
+      purge: app.services.retention.purgeOldProcessorEvents,
     },
   ];
   const retention = startPeriodicJob({

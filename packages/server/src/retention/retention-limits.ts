@@ -8,6 +8,11 @@ import { DAY_MS } from '../lib/clock.js';
 export const CONVERSION_RETENTION_DAYS = 365;
 /** Raw crawler hits; their daily rollups stay. */
 export const CRAWLER_HIT_RETENTION_DAYS = 90;
+/**
+ * Processor event ids are kept this long to recognise replays: processors retry for days, not
+ * months (Stripe three days, Paddle and Polar less).
+ */
+export const PROCESSOR_EVENT_RETENTION_DAYS = 90;
 
 /** A site's own setting: at least a month, so that every day's rollups are built first. */
 export const MIN_RETENTION_DAYS = 30;

@@ -19,16 +19,25 @@
  * page's rollup total by crawler purpose, and counts what they no longer cover as purpose
  * `unknown`. The raw rows are kept for looking into recent days in the database, and the
  * AI crawlers of a busy site send thousands a day, so they must not pile up for ever.
+ *
+ * Processor event ids (integrations/) are kept 90 days after they arrived, to acknowledge a
+ * replay without applying it again. Refunds a processor describes on their own (Paddle's
+ * adjustments, `refund:` ids) are kept for good: they add to a payment's refunded total, so a
+ * replay of an old one must never count twice, and there are few of them.
  */
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/types.js';
 import { type Clock, DAY_MS } from '../lib/clock.js';
 import { createEventPurge } from './event-purge.js';
-import { CRAWLER_HIT_RETENTION_DAYS } from './retention-limits.js';
+import { CRAWLER_HIT_RETENTION_DAYS, PROCESSOR_EVENT_RETENTION_DAYS } from './retention-limits.js';
 import { createSitePurge, deleteSiteRows } from './site-purge.js';
 import { createVisitPurge } from './visit-purge.js';
 
-export { CONVERSION_RETENTION_DAYS, CRAWLER_HIT_RETENTION_DAYS } from './retention-limits.js';
+export {
+  CONVERSION_RETENTION_DAYS,
+  CRAWLER_HIT_RETENTION_DAYS,
+  PROCESSOR_EVENT_RETENTION_DAYS,
+} from './retention-limits.js';
 
 export function createRetention({ db, clock }: { db: Kysely<DB>; clock: Clock }) {
   return {
@@ -51,5 +60,19 @@ export function createRetention({ db, clock }: { db: Kysely<DB>; clock: Clock })
         return [(limit) => deleteSiteRows(db, { table: 'crawler_hits', key: 'id' }, site.id, expired, limit)];
       },
     }),
+    purgeOldProcessorEvents: async ({ batchSize = 1000, maxBatches = 500 } = {}) => {
+      const cutoff = new Date(clock.now().getTime() - PROCESSOR_EVENT_RETENTION_DAYS * DAY_MS);
+      let deleted = 0;
+      for (let batch = 0; batch < maxBatches; batch++) {
+        const result = await sql`
+          delete from processor_events where (site_id, provider, event_id) in (
+            select site_id, provider, event_id from processor_events
+            where received_at < ${cutoff} and event_id not like 'refund:%' limit ${batchSize})`.execute(db);
+        const count = Number(result.numAffectedRows ?? 0);
+        deleted += count;
+        if (count < batchSize) return { deleted, finished: true };
+      }
+      return { deleted, finished: false };
+    },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Deleting a site: typed confirmation of its domain, then 30 days in which it can be restored.
- * Only admins may; for anyone else the API's refusal is shown as it words it.
+ * Only admins may: a member is told so, without a form to fill in.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -34,6 +34,17 @@ export function DangerZone({ siteId, site }: { siteId: string; site: Site }) {
       />
     );
   }
+  if (me.data?.role === 'member') {
+    return (
+      <section className="card danger-zone" aria-labelledby="danger-title">
+        <h2 id="danger-title">Delete this site</h2>
+        <p className="notice small">
+          Only an admin of the account can delete a site. Ask one of the account’s admins if this site should
+          go.
+        </p>
+      </section>
+    );
+  }
   return (
     <form
       className="card danger-zone"
@@ -48,9 +59,6 @@ export function DangerZone({ siteId, site }: { siteId: string; site: Site }) {
         Collection stops at once. The site and all its data are erased after 30 days; until then an admin can
         restore it.
       </p>
-      {me.data?.role === 'member' && (
-        <p className="notice small">Only an admin of the account can delete a site.</p>
-      )}
       <FormError error={remove.error} />
       <Field
         label={`Type ${site.domain} to confirm`}

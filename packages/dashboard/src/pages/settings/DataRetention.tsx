@@ -7,20 +7,24 @@ export interface Retention {
   visits: number | null;
 }
 
+/** `locked`: the signed-in person is a member; only an admin may shorten what is kept. */
 export function DataRetention({
   value,
   onChange,
+  locked = false,
 }: {
   value: Retention;
   onChange: (value: Retention) => void;
+  locked?: boolean;
 }) {
   const hintId = useId();
   return (
-    <fieldset aria-describedby={hintId}>
+    <fieldset aria-describedby={hintId} disabled={locked}>
       <legend>Data retention</legend>
       <p className="small muted" id={hintId} style={{ marginTop: 0 }}>
         Raw events and visits older than this are deleted for good. Daily totals stay, so reports over past
         days keep their figures; lists of single events and visitors stop at the limit.
+        {locked && ' Only an admin of the account can change these.'}
       </p>
       <RetentionSelect
         label="Raw events"

@@ -3,7 +3,9 @@
  * then the cookie domain.
  */
 
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { meQuery } from '../../api/account';
 import type { SiteChange } from '../../api/settings';
 import { COMMON_CURRENCIES } from '../../api/sites';
 import type { AttributionModel, Site } from '../../api/types';
@@ -44,6 +46,7 @@ export function GeneralSettings({ siteId, site }: { siteId: string; site: Site }
     visits: site.visits_retention_days,
   });
   const save = useUpdateSite(siteId);
+  const me = useQuery(meQuery);
   const change: SiteChange = {};
   if (name.trim() !== (site.name ?? '')) change.name = name.trim() || null;
   if (currency.trim().toUpperCase() !== site.currency) change.currency = currency.trim().toUpperCase();
@@ -115,7 +118,7 @@ export function GeneralSettings({ siteId, site }: { siteId: string; site: Site }
             </label>
           ))}
         </fieldset>
-        <DataRetention value={retention} onChange={setRetention} />
+        <DataRetention value={retention} onChange={setRetention} locked={me.data?.role === 'member'} />
         <div className="row">
           <button type="submit" className="button primary" disabled={!changed || save.isPending}>
             Save the changes
