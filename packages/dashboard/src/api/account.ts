@@ -1,11 +1,10 @@
 /** Sign-in, setup and the signed-in person (interface §5; DESIGN.md §8). */
 import { queryOptions } from '@tanstack/react-query';
+import type { Answer, Body } from './api-types';
 import { ApiError, api } from './http';
-import type { Me, Role } from './types';
+import type { Me } from './types';
 
-export type LoginAnswer =
-  | { user_id: string; account_id: string; role: Role }
-  | { second_factor_required: true };
+export type LoginAnswer = Answer<'login'>;
 
 /** The signed-in person, or null when no session is open (a 401 is an answer here, not an error). */
 export const meQuery = queryOptions({
@@ -23,20 +22,25 @@ export const meQuery = queryOptions({
 
 export const providersQuery = queryOptions({
   queryKey: ['auth-providers'],
-  queryFn: () =>
-    api<{ password: true; oidc: { name: string; start_url: string } | null }>('GET', '/v1/auth/providers'),
+  queryFn: () => api<Answer<'listSignInProviders'>>('GET', '/v1/auth/providers'),
   staleTime: Number.POSITIVE_INFINITY,
 });
 
-export const login = (body: { email: string; password: string }) =>
-  api<LoginAnswer>('POST', '/v1/auth/login', { body });
+export const login = (body: Body<'login'>) => api<LoginAnswer>('POST', '/v1/auth/login', { body });
+/**
+ * The schema makes both fields optional; the form sends exactly one, so the type says so.
+ * The answer is the sign-in half of `LoginAnswer`.
+ */
 export const loginSecondFactor = (body: { code: string } | { recovery_code: string }) =>
-  api<LoginAnswer>('POST', '/v1/auth/login/second-factor', { body });
-export const setup = (body: { setup_token: string; email: string; password: string; account_name: string }) =>
-  api<{ account_id: string; user_id: string; api_key: string }>('POST', '/v1/setup', { body });
-export const acceptInvitation = (body: { token: string; password: string }) =>
-  api<unknown>('POST', '/v1/auth/invitations/accept', { body });
-export const requestPasswordReset = (body: { email: string }) =>
-  api<unknown>('POST', '/v1/auth/password-reset', { body });
-export const confirmPasswordReset = (body: { token: string; password: string }) =>
-  api<unknown>('POST', '/v1/auth/password-reset/confirm', { body });
+  api<Answer<'verifySecondFactor'>>('POST', '/v1/auth/login/second-factor', {
+    body: body satisfies Body<'verifySecondFactor'>,
+  });
+export const setup = (body: Body<'createFirstAccount'>) =>
+  api<Answer<'createFirstAccount'>>('POST', '/v1/setup', { body });
+export const acceptInvitation = (body: Body<'acceptInvitation'>) =>
+  api<Answer<'acceptInvitation'>>('POST', '/v1/auth/invitations/accept', { body });
+/** Answers 202 with no body. */
+export const requestPasswordReset = (body: Body<'requestPasswordReset'>) =>
+  api<void>('POST', '/v1/auth/password-reset', { body });
+export const confirmPasswordReset = (body: Body<'confirmPasswordReset'>) =>
+  api<void>('POST', '/v1/auth/password-reset/confirm', { body });

@@ -1,17 +1,9 @@
 /** Goals (interface §2.2–2.5, §4.1): the registry of a site and the reports of one goal. */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { Answer, Body } from './api-types';
 import { api } from './http';
 
-export interface Goal {
-  id: string;
-  site_id: string;
-  name: string;
-  display_name: string | null;
-  emoji: string | null;
-  sort_order: number;
-  created_at: string;
-  archived_at: string | null;
-}
+export type Goal = Answer<'listGoals'>['goals'][number];
 
 /** What a person reads for a goal: its display name when set, else its event name. */
 export const goalLabel = (goal: Pick<Goal, 'name' | 'display_name'>) => goal.display_name ?? goal.name;
@@ -21,25 +13,24 @@ export const goalsQuery = (siteId: string) =>
   queryOptions({
     queryKey: ['goals', siteId],
     queryFn: ({ signal }) =>
-      api<{ goals: Goal[] }>('GET', '/v1/goals', {
+      api<Answer<'listGoals'>>('GET', '/v1/goals', {
         query: { site_id: siteId, include_archived: 'true' },
         signal,
       }).then((answer) => answer.goals),
   });
 
-export const createGoal = (
-  siteId: string,
-  body: { name: string; display_name?: string | null; emoji?: string | null },
-) => api<{ goal: Goal }>('POST', '/v1/goals', { body: { site_id: siteId, ...body } }).then((a) => a.goal);
+export const createGoal = (siteId: string, body: Omit<Body<'createGoal'>, 'site_id'>) =>
+  api<Answer<'createGoal'>>('POST', '/v1/goals', { body: { site_id: siteId, ...body } }).then((a) => a.goal);
 
-export const updateGoal = (
-  siteId: string,
-  id: string,
-  body: { display_name?: string | null; emoji?: string | null },
-) =>
-  api<{ goal: Goal }>('PATCH', `/v1/goals/${id}`, { body: { site_id: siteId, ...body } }).then((a) => a.goal);
+export const updateGoal = (siteId: string, id: string, body: Omit<Body<'updateGoal'>, 'site_id'>) =>
+  api<Answer<'updateGoal'>>('PATCH', `/v1/goals/${id}`, { body: { site_id: siteId, ...body } }).then(
+    (a) => a.goal,
+  );
 
-/** Gives the listed goals `sort_order` 0, 1, 2… in the order given. */
+/**
+ * Gives the listed goals `sort_order` 0, 1, 2… in the order given. Typed by hand: the interface
+ * leaves this route out of the OpenAPI document on purpose.
+ */
 export const reorderGoals = (siteId: string, goalIds: string[]) =>
   api<{ goals: Goal[] }>('PATCH', '/v1/goals/reorder', { body: { site_id: siteId, goal_ids: goalIds } });
 
@@ -47,7 +38,9 @@ export const archiveGoal = (siteId: string, id: string) =>
   api<void>('DELETE', `/v1/goals/${id}`, { query: { site_id: siteId } });
 
 export const unarchiveGoal = (siteId: string, id: string) =>
-  api<{ goal: Goal }>('POST', `/v1/goals/${id}/unarchive`, { body: { site_id: siteId } });
+  api<Answer<'unarchiveGoal'>>('POST', `/v1/goals/${id}/unarchive`, {
+    body: { site_id: siteId } satisfies Body<'unarchiveGoal'>,
+  });
 
 /** Inclusive UTC days of a goal report. */
 export interface Days {
@@ -55,11 +48,7 @@ export interface Days {
   to: string;
 }
 
-export interface GoalSeries {
-  from: string;
-  to: string;
-  series: { goal_name: string; points: { date: string; completions: number }[]; total: number }[];
-}
+export type GoalSeries = Answer<'getGoalTimeseries'>;
 
 export function useGoalSeries(siteId: string, days: Days | undefined) {
   return useQuery({
@@ -71,9 +60,7 @@ export function useGoalSeries(siteId: string, days: Days | undefined) {
   });
 }
 
-export interface GoalProperties {
-  properties: { key: string; values: { value: string; count: number }[] }[];
-}
+export type GoalProperties = Answer<'getGoalProperties'>;
 
 export function useGoalProperties(siteId: string, name: string, days: Days | undefined) {
   return useQuery({
@@ -88,38 +75,9 @@ export function useGoalProperties(siteId: string, name: string, days: Days | und
   });
 }
 
-export interface Entry {
-  ai_source: string;
-  source_kind: string;
-  source_name: string;
-  campaign: string;
-  ref: string;
-  url: string;
-}
-
-export interface VisitorRow {
-  handle: string;
-  label: { name: string; initials: string; short_id: string };
-  first_seen: string;
-  last_seen: string;
-  session_count: number;
-  pageviews: number;
-  active_time_sec: number;
-  is_new: boolean;
-  entry: Entry;
-  device: { device_type: string; os: string; browser: string };
-  location: { country_code: string; city: string };
-  revenue: { total_cents: number; currency: string; conversion_count: number };
-}
-
-export interface GoalVisitors {
-  visitors: VisitorRow[];
-  page: number;
-  page_size: number;
-  has_more: boolean;
-  total_count: number;
-  identity_merge_complete: boolean;
-}
+export type GoalVisitors = Answer<'listGoalVisitors'>;
+export type VisitorRow = GoalVisitors['visitors'][number];
+export type Entry = VisitorRow['entry'];
 
 export const PEOPLE_PAGE_SIZE = 20;
 

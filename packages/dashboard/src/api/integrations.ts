@@ -4,9 +4,12 @@
  * README's section "Connect your payment processor", in the words a site owner needs.
  */
 import { queryOptions } from '@tanstack/react-query';
+import type { Answer, Body } from './api-types';
 import { ApiError, api } from './http';
 
-export type ProcessorName = 'stripe' | 'paddle' | 'lemonsqueezy' | 'polar';
+export type ProcessorConnection = Answer<'listIntegrations'>['connections'][number];
+export type ProcessorName = ProcessorConnection['provider'];
+export type ConnectRequest = Body<'connectIntegration'>;
 
 export interface ProcessorFacts {
   name: ProcessorName;
@@ -77,36 +80,17 @@ export const PROCESSORS: readonly ProcessorFacts[] = [
 
 export const processorLabel = (name: string) => PROCESSORS.find((p) => p.name === name)?.label ?? name;
 
-export interface ProcessorConnection {
-  id: string;
-  provider: ProcessorName;
-  name: string | null;
-  receive_url: string;
-  created_at: string;
-  last_event_at: string | null;
-  last_error: string | null;
-  last_error_at: string | null;
-  events_received: number;
-}
-
-export interface ConnectRequest {
-  provider: ProcessorName;
-  signing_secret: string;
-  name?: string;
-  default_currency?: string;
-}
-
 const integrationsPath = (siteId: string) => `/v1/sites/${encodeURIComponent(siteId)}/integrations`;
 
 export const connectionsQuery = (siteId: string) =>
   queryOptions({
     queryKey: ['integrations', siteId],
     queryFn: () =>
-      api<{ connections: ProcessorConnection[] }>('GET', integrationsPath(siteId)).then((a) => a.connections),
+      api<Answer<'listIntegrations'>>('GET', integrationsPath(siteId)).then((a) => a.connections),
   });
 
 export const connectProcessor = (siteId: string, body: ConnectRequest) =>
-  api<ProcessorConnection>('POST', integrationsPath(siteId), { body });
+  api<Answer<'connectIntegration'>>('POST', integrationsPath(siteId), { body });
 
 export const disconnectProcessor = (siteId: string, connectionId: string) =>
   api<void>('DELETE', `${integrationsPath(siteId)}/${encodeURIComponent(connectionId)}`);

@@ -4,41 +4,16 @@
  * read the site's audit trail. Account-wide admins only: anyone else gets 403.
  */
 import { infiniteQueryOptions } from '@tanstack/react-query';
+import type { Answer, Body } from './api-types';
 import { ApiError, api } from './http';
 
-export type PrivacyRequestType = 'access' | 'erasure';
-export type SubjectKind = 'email' | 'user_id' | 'visitor_id' | 'handle' | 'customer_id';
-export type PrivacyRequestStatus = 'pending' | 'running' | 'completed' | 'failed';
-
-export interface MatchedCounts {
-  visitors: number;
-  visits: number;
-  events: number;
-  identity_links: number;
-  payments: number;
-  refunds: number;
-}
-
 /** One request as the API answers it: the kind of id asked about, never its value. */
-export interface PrivacyRequest {
-  id: string;
-  site_id: string;
-  type: PrivacyRequestType;
-  status: PrivacyRequestStatus;
-  subject: { kind: SubjectKind };
-  matched: MatchedCounts;
-  requested_by: { user_id: string | null; key_id: string | null };
-  created_at: string;
-  completed_at: string | null;
-  export_url: string | null;
-  export_expires_at: string | null;
-  error: string | null;
-}
-
-export interface NewPrivacyRequest {
-  type: PrivacyRequestType;
-  subject: { kind: SubjectKind; value: string };
-}
+export type PrivacyRequest = Answer<'getPrivacyRequest'>;
+export type PrivacyRequestType = PrivacyRequest['type'];
+export type SubjectKind = PrivacyRequest['subject']['kind'];
+export type PrivacyRequestStatus = PrivacyRequest['status'];
+export type MatchedCounts = PrivacyRequest['matched'];
+export type NewPrivacyRequest = Omit<Body<'createPrivacyRequest'>, 'site_id'>;
 
 export const REQUEST_TYPES: readonly { type: PrivacyRequestType; label: string; short: string }[] = [
   { type: 'access', label: 'Get a copy of a person’s data', short: 'Access' },
@@ -69,10 +44,7 @@ export const isUnderway = (request: PrivacyRequest) =>
 const REQUESTS_PATH = '/v1/privacy/requests';
 const PAGE_SIZE = 20;
 
-interface RequestPage {
-  requests: PrivacyRequest[];
-  next_cursor: string | null;
-}
+type RequestPage = Answer<'listPrivacyRequests'>;
 
 export const privacyRequestsKey = (siteId: string) => ['privacy-requests', siteId];
 
@@ -89,7 +61,7 @@ export const privacyRequestsQuery = (siteId: string) =>
   });
 
 export const createPrivacyRequest = (siteId: string, body: NewPrivacyRequest) =>
-  api<PrivacyRequest>('POST', REQUESTS_PATH, { body: { site_id: siteId, ...body } });
+  api<Answer<'createPrivacyRequest'>>('POST', REQUESTS_PATH, { body: { site_id: siteId, ...body } });
 
 /** The export's path on this origin (the API answers an absolute URL of the public address). */
 export const exportPath = (exportUrl: string) => new URL(exportUrl, window.location.origin).pathname;

@@ -1,24 +1,11 @@
 /** Attributed revenue (`GET /v1/revenue`) and the conversion listing (`GET /v1/conversions`, interface §4.5). */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { Answer } from './api-types';
 import { api } from './http';
 import type { AttributionModel } from './types';
 
-export interface RevenueFigures {
-  gross: number;
-  refunded: number;
-  net: number;
-  conversions: number;
-  trials: number;
-}
-
-export interface RevenueReport {
-  attribution_model: AttributionModel;
-  currency: string;
-  totals: RevenueFigures;
-  sources: (RevenueFigures & { source: string })[];
-  days: (RevenueFigures & { date: string })[];
-  unconverted: { currency: string; gross: number; refunded: number; net: number }[];
-}
+export type RevenueReport = Answer<'getRevenue'>;
+export type RevenueFigures = RevenueReport['totals'];
 
 export function useRevenue(siteId: string, window: { from: string; to: string }, model?: AttributionModel) {
   return useQuery({
@@ -33,31 +20,8 @@ export function useRevenue(siteId: string, window: { from: string; to: string },
   });
 }
 
-export interface ConversionRow {
-  event_id: string;
-  timestamp: string;
-  event_name: string;
-  source_kind: string;
-  source_name: string;
-  session_ai_source: string;
-  country_code: string;
-  ai_source: string | null;
-  confidence: number | null;
-  visitor_id_short: string;
-  value_cents: number;
-  currency: string;
-  display_value: number | null;
-}
-
-export interface ConversionPage {
-  conversions: ConversionRow[];
-  page: number;
-  page_size: number;
-  has_more: boolean;
-  total_count: number | null;
-  event_names: { name: string; count: number }[];
-  display_currency: string;
-}
+export type ConversionPage = Answer<'listConversions'>;
+export type ConversionRow = ConversionPage['conversions'][number];
 
 export interface ConversionFilters {
   from: string;

@@ -1,11 +1,12 @@
 /** Sites (interface §4.2) and the stats reads the site pages share. */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { Answer, Body } from './api-types';
 import { api } from './http';
-import type { DashboardSite, Realtime, Site, StatsAnswer, StatsQuery } from './types';
+import type { Realtime, Site, StatsAnswer, StatsQuery } from './types';
 
 export const dashboardSitesQuery = queryOptions({
   queryKey: ['dashboard-sites'],
-  queryFn: () => api<{ sites: DashboardSite[] }>('GET', '/v1/dashboard/sites').then((a) => a.sites),
+  queryFn: () => api<Answer<'listDashboardSites'>>('GET', '/v1/dashboard/sites').then((a) => a.sites),
 });
 
 export const siteQuery = (siteId: string) =>
@@ -14,17 +15,9 @@ export const siteQuery = (siteId: string) =>
     queryFn: () => api<Site>('GET', `/v1/sites/${encodeURIComponent(siteId)}`),
   });
 
-export interface NewSite {
-  site_id: string;
-  snippet_key: string;
-  domain: string;
-  name: string | null;
-  suggested_cookie_apex_domain: string | null;
-  api_key: string;
-}
+export type NewSite = Answer<'createSite'>;
 
-export const createSite = (body: { domain: string; name?: string | null }) =>
-  api<NewSite>('POST', '/v1/sites', { body });
+export const createSite = (body: Body<'createSite'>) => api<NewSite>('POST', '/v1/sites', { body });
 
 export const queryStats = (query: StatsQuery, signal?: AbortSignal) =>
   api<StatsAnswer>('POST', '/v1/stats/query', { body: query, signal });

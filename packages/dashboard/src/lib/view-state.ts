@@ -123,7 +123,8 @@ export function queryScope(view: ViewState): Pick<StatsQuery, 'date_range' | 'fi
     [value],
   ]);
   return {
-    date_range: view.range === 'custom' && view.from && view.to ? [view.from, view.to] : view.range,
+    // A custom range without its days reads as the last 30 days, as in `parseViewState`.
+    date_range: view.range !== 'custom' ? view.range : view.from && view.to ? [view.from, view.to] : '30d',
     ...(filters.length ? { filters } : {}),
     // Reports are in UTC: a shared view shows everyone the same figures, and UTC days are the
     // ones the server keeps rolled up (DESIGN.md §7), so long ranges stay fast.

@@ -4,14 +4,14 @@
  */
 import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useStats } from '../../api/sites';
-import type { StatsFilter, StatsRow } from '../../api/types';
+import type { StatsFilter, StatsMetric, StatsRow } from '../../api/types';
 import { BarList } from '../../components/BarList';
 import { ErrorState, SkeletonRows } from '../../components/States';
 import { Tabs } from '../../components/Tabs';
 import { type FilterKey, filterKeyOf, queryScope, type ViewState, withFilter } from '../../lib/view-state';
 
 export interface PanelColumn {
-  metric: string;
+  metric: StatsMetric;
   label: string;
   format: (value: number, row: StatsRow) => string;
 }
