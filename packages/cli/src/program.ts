@@ -11,6 +11,7 @@ import { registerKeys } from './commands/keys.js';
 import { registerLogin } from './commands/login.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerPayments } from './commands/payments.js';
+import { registerPrivacy } from './commands/privacy.js';
 import { registerRealtime } from './commands/realtime.js';
 import { registerRevenue } from './commands/revenue.js';
 import { registerSessions } from './commands/sessions.js';
@@ -58,6 +59,7 @@ export function buildProgram(): Command {
     registerWebhooks,
     registerKeys,
     registerPayments,
+    registerPrivacy,
     registerMcp,
   ])
     register(program);

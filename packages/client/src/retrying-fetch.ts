@@ -1,5 +1,6 @@
 /**
- * The `fetch` the client sends every request through: one timeout per attempt, and for
+ * The `fetch` the client sends every request through: one timeout per attempt (until the answer
+ * starts), and for
  * idempotent calls further attempts after a network error or a retryable status, waiting for the
  * backoff or the server's Retry-After, whichever is longer. Network failures become
  * `TouchtrailNetworkError`, naming the URL but never the request's headers.
@@ -26,17 +27,22 @@ export function retryingFetch(settings: RetrySettings): (request: Request) => Pr
     const where = `${url.origin}${url.pathname}`;
     const retries = isIdempotent(request.method, url.pathname) ? settings.maxRetries : 0;
     for (let retry = 0; ; retry += 1) {
-      const timeout = AbortSignal.timeout(settings.timeoutMs);
-      const signal = AbortSignal.any([request.signal, timeout]);
+      // The timeout runs until the answer starts, not while its body is read: a long download
+      // (an export) is not cut off, and a server that never answers still is.
+      const timeout = new AbortController();
+      const timer = setTimeout(() => timeout.abort(), settings.timeoutMs);
+      const signal = AbortSignal.any([request.signal, timeout.signal]);
       let response: Response;
       try {
         response = await settings.fetch(new Request(request.clone(), { signal }));
       } catch (cause) {
         if (request.signal.aborted) throw cause;
-        const reason = timeout.aborted ? `no answer within ${settings.timeoutMs} ms` : describe(cause);
+        const reason = timeout.signal.aborted ? `no answer within ${settings.timeoutMs} ms` : describe(cause);
         if (retry >= retries) throw new TouchtrailNetworkError(where, reason, cause);
         await wait(backoffMs(retry), request.signal);
         continue;
+      } finally {
+        clearTimeout(timer);
       }
       if (retry >= retries || !RETRYABLE_STATUSES.has(response.status)) return response;
       const askedMs = retryAfterMs(response.headers.get('retry-after'));

@@ -1,4 +1,6 @@
 /** Which calls are tried again, how long they wait, and when they give up, against a scripted server. */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, retryAfterMs, TouchtrailNetworkError, unwrap } from '../src/index.js';
 import { type Answer, startScriptedServer } from './scripted-server.js';
@@ -64,6 +66,26 @@ describe('retries', () => {
       `Could not reach ${server.endpoint}/v1/sites: no answer within 200 ms`,
     );
     expect(server.seen).toHaveLength(2);
+  });
+
+  it('does not time out a body that is still arriving once the answer has started', async () => {
+    // Headers at once, then the JSON body in two halves 400 ms apart: longer than timeoutMs.
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"sites":');
+      setTimeout(() => response.end('[]}'), 400);
+    });
+    server.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const client = createClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 200, maxRetries: 0 });
+      const answer = await client.GET('/v1/sites');
+      expect(answer.data).toEqual({ sites: [] });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 
   it('reads Retry-After as seconds or an HTTP date, and ignores what it cannot read', () => {

@@ -1,9 +1,10 @@
-/** `touchtrail sites`: list, read, add, change, schedule deletion of and restore sites. */
+/** `touchtrail sites`: list, read, add, change, schedule deletion of, restore and export sites. */
 import { unwrap } from '@touchtrail/client';
 import type { Command } from 'commander';
 import { action, type Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { type AttributionModel, example, oneOf, parseModel } from '../options.js';
+import { type AttributionModel, example, oneOf, parseDay, parseModel } from '../options.js';
+import { downloadTo } from '../output/download.js';
 import { formatTime, orDash } from '../output/format.js';
 import { renderDetails, renderTable } from '../output/table.js';
 
@@ -47,6 +48,19 @@ export function renderSite(site: SiteView): string {
 
 /** The site of a command: its argument, else `--site` / `TOUCHTRAIL_SITE` / the profile. */
 const siteArgument = (ctx: Context, args: string[]) => args[0] ?? ctx.site();
+
+const EXPORT_RECORDS = ['visits', 'events', 'payments'] as const;
+const parseRecordKind = oneOf(EXPORT_RECORDS);
+/** `visits,payments`: each kind checked before anything is sent. */
+const parseRecords = (value: string) => value.split(',').map((kind) => parseRecordKind(kind.trim()));
+
+interface ExportOptions {
+  from?: string;
+  to?: string;
+  format?: 'ndjson' | 'csv';
+  records?: string[];
+  out?: string;
+}
 
 export function registerSites(program: Command) {
   const sites = program.command('sites').description('List and manage sites');
@@ -205,6 +219,49 @@ export function registerSites(program: Command) {
           }),
         );
         ctx.print(answer, () => `${answer.domain} is active again (${answer.site_id}).\n`);
+      }),
+    );
+
+  sites
+    .command('export')
+    .argument('[site]', 'snippet key (default --site)')
+    .description('Download the site’s raw visits, events and payments, written as they arrive')
+    .option('--from <date>', 'first UTC day, YYYY-MM-DD (default 29 days before --to)', parseDay)
+    .option('--to <date>', 'last UTC day, YYYY-MM-DD (default today)', parseDay)
+    .option('--format <format>', 'ndjson (default) or csv', oneOf(['ndjson', 'csv'] as const))
+    .option('--records <kinds>', 'visits,events,payments (default all; csv takes exactly one)', parseRecords)
+    .option('--out <file>', 'write to this file (default stdout)')
+    .addHelpText(
+      'after',
+      example(
+        'touchtrail sites export --from 2026-01-01 --to 2026-03-31 --out shop.ndjson',
+        'touchtrail sites export ttid_… --format csv --records payments --out payments.csv',
+      ),
+    )
+    .action(
+      action<ExportOptions>(async (ctx, options, args) => {
+        if (options.format === 'csv' && options.records?.length !== 1)
+          throw new UsageError(
+            'a csv export holds one kind of record',
+            'Pass --records visits, --records events or --records payments (or --format ndjson).',
+          );
+        const siteId = siteArgument(ctx, args);
+        const query = {
+          ...(options.from ? { from: options.from } : {}),
+          ...(options.to ? { to: options.to } : {}),
+          ...(options.format ? { format: options.format } : {}),
+          ...(options.records ? { records: options.records.join(',') } : {}),
+        };
+        await downloadTo(
+          ctx,
+          `/v1/sites/${siteId}/export`,
+          (client) =>
+            client.GET('/v1/sites/{siteId}/export', {
+              params: { path: { siteId }, query },
+              parseAs: 'stream',
+            }),
+          options.out,
+        );
       }),
     );
 }

@@ -179,6 +179,8 @@ describe('stats rollups', () => {
       { dimensions: ['event:page'], date_range: ['2026-04-11', '2026-04-13'] },
       { dimensions: ['event:page'], filters: [['contains', 'event:page', ['PRIC', 'doc']]] },
       { dimensions: ['event:page'], date_range: ['2026-04-10', '2026-04-12'] },
+      { dimensions: ['event:page'], limit: 1 },
+      { dimensions: ['event:page'], limit: 1, offset: 1, include: { total_rows: true } },
     ];
     const ask = (body: Record<string, unknown>) =>
       query(site, { date_range: ['2026-04-10', '2026-04-13'], ...body });
@@ -202,6 +204,48 @@ describe('stats rollups', () => {
       .where('occurred_at', '<', new Date('2026-04-13T00:00:00Z'))
       .execute();
     expect((await ask(queries[5] as Record<string, unknown>)).results).toEqual(raw[5]);
+  });
+
+  it('answers the top pages by visitors from the rollups as from the raw pageviews', async () => {
+    const site = await insertSite(t, t.owner.accountId);
+    // Page k is seen by k people on each of two days, some of them the same people: a page's
+    // people lie between its busier day and the sum of both, so the bounds differ from the counts.
+    const people = Array.from({ length: 30 }, () => newVisitorId());
+    for (let k = 1; k <= 12; k++) {
+      for (const [day, offset] of [
+        ['2026-07-06', 0],
+        ['2026-07-07', Math.floor(k / 2)],
+      ] as const) {
+        for (let p = 0; p < k; p++) {
+          const who = people[(p + offset) % people.length] as string;
+          await visit(
+            site,
+            who,
+            `${day}T${String(k).padStart(2, '0')}:${String(p * 2).padStart(2, '0')}:00Z`,
+            `/p${k}`,
+          );
+        }
+      }
+    }
+    t.clock.set(new Date('2026-07-08T12:00:00Z'));
+    const asks = [
+      { limit: 3 },
+      { limit: 2, offset: 4, include: { total_rows: true } },
+      { limit: 1, order_by: [['visitors', 'desc']] },
+      { limit: 5, order_by: [['pageviews', 'desc']] },
+    ].map((body) => ({ dimensions: ['event:page'], date_range: ['2026-07-06', '2026-07-07'], ...body }));
+    const raw = [];
+    for (const body of asks) raw.push(await query(site, body));
+    expect(raw[0].results.map((row: { dimensions: string[] }) => row.dimensions[0])).toEqual([
+      '/p12',
+      '/p11',
+      '/p10',
+    ]);
+    await run();
+    expect(await builtDays(site)).toContain('2026-07-07');
+    for (const [i, body] of asks.entries())
+      expect((await query(site, body)).results, JSON.stringify(body)).toEqual(raw[i].results);
+    expect((await query(site, asks[1] as Record<string, unknown>)).meta.total_rows).toBe(12);
   });
 
   it('merges a whole month into one row per value, and answers long ranges from it as from the days', async () => {
