@@ -115,14 +115,10 @@ async function pagedInDatabase(
   withTotalRows: boolean,
   estimated: Set<Metric>,
 ) {
-  // Ordered by visitors, most first, only the people of the groups that can be on the page count.
-  const [first] = q.orderBy;
-  const topByVisitors =
-    q.limit !== null && first?.[0] === 'visitors' && first[1] === 'desc' ? q.offset + q.limit : undefined;
   const fromRollups =
     plan.visit.length > 0
       ? await readVisitGroupsFromRollups(db, q, plan.visit)
-      : await readPageGroupsFromRollups(db, q, plan.pageview, { topByVisitors });
+      : await readPageGroupsFromRollups(db, q, plan.pageview);
   if (fromRollups) {
     if (fromRollups.peopleEstimated) estimated.add('visitors');
     const ordered = orderRows(fromRollups.rows, q);

@@ -151,11 +151,6 @@ function tau(x: number): number {
   return z / 3;
 }
 
-/** How many people a stored sketch holds when it is a list; null for registers (an estimate). */
-export function listedPeople(stored: Uint8Array): number | null {
-  return stored[0] === LIST ? Math.floor((stored.byteLength - 1) / 8) : null;
-}
-
 /**
  * A stored sketch with some people's hashes swapped for others (privacy erasure): the count,
  * and every merge that uses the same swaps, stay as they were, but the stored hashes no longer

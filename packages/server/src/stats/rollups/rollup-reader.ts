@@ -18,7 +18,7 @@ import { type PageviewMetric, pageviewsPerVisitSql } from '../pageview-grain.js'
 import { isTimeDimension, isVisitDimension, type VisitMetric } from '../stats-vocabulary.js';
 import { dayBucketSql } from '../visit-columns.js';
 import { visitsPerPersonSql } from '../visit-grain.js';
-import { listedPeople, PeopleSketch, personHash } from './people-sketch.js';
+import { PeopleSketch, personHash } from './people-sketch.js';
 import { PAGE, TOTAL } from './rollup-day.js';
 
 export interface VisitGroups {
@@ -34,15 +34,13 @@ interface Group {
   bounces: number;
   engaged: number;
   people: PeopleSketch;
-  /** Set instead of merging the people of a group that cannot reach the rows asked for. */
-  peopleAtMost?: number;
 }
 
 const share = (part: number, of: number, scale: number) =>
   of === 0 ? 0 : Math.round((scale * part) / of) / scale;
 
 const METRICS: Record<VisitMetric | PageviewMetric, (g: Group) => number> = {
-  visitors: (g) => g.peopleAtMost ?? g.people.count(),
+  visitors: (g) => g.people.count(),
   visits: (g) => g.visits,
   pageviews: (g) => g.pageviews,
   views_per_visit: (g) => share(g.pageviews, g.visits, 100),
@@ -239,7 +237,6 @@ export async function readPageGroupsFromRollups(
   db: Kysely<DB>,
   q: GrainQuery,
   metrics: PageviewMetric[],
-  options: { topByVisitors?: number } = {},
 ): Promise<VisitGroups | null> {
   if (!isPageQuery(q)) return null;
   const countsPeople = metrics.includes('visitors');
@@ -266,17 +263,12 @@ export async function readPageGroupsFromRollups(
       ) e
       where ${filterSql({ op: 'and', filters: q.filters }, 'pageviews')}
     `.execute(trx);
-    const stored = new Map<Group, Uint8Array[]>();
     for (const row of rolled) {
       const group = of(dimensionsOf(q, row, 'd'));
       group.pageviews += Number(row.pageviews);
       group.visits +=
         Number(row.visits) - (joinsDayBefore(String(row.day)) ? Number(row.continued_visits) : 0);
-      if (row.people) {
-        const parts = stored.get(group);
-        if (parts) parts.push(row.people as Uint8Array);
-        else stored.set(group, [row.people as Uint8Array]);
-      }
+      if (row.people) group.people.merge(row.people as Uint8Array);
     }
 
     for (const [from, to] of daysNotBuilt(q.from, q.to, built.days)) {
@@ -290,44 +282,8 @@ export async function readPageGroupsFromRollups(
         if (countsPeople) group.people.add(personHash(String(row.person)));
       }
     }
-    mergePeople(stored, options.topByVisitors);
     return answer(groups, metrics, countsPeople);
   });
-}
-
-/**
- * Merges each group's stored people into it, or, with `top`, only for the groups that can be
- * among the first `top` by visitors: merging is most of a page breakdown's time, and a site has
- * thousands of pages of which a panel shows ten. A group's people number at least its largest
- * part and at most the sum of its parts (exact for lists); a group whose most is below the
- * `top`-th largest least cannot be among the first, and keeps its most as its count, which
- * orders it after them. A group with registers in it is always merged.
- */
-function mergePeople(stored: Map<Group, Uint8Array[]>, top: number | undefined) {
-  const bounds = new Map<Group, { least: number; most: number } | null>();
-  for (const [group, parts] of stored) {
-    const counts = parts.map(listedPeople);
-    const own = group.people.count();
-    bounds.set(
-      group,
-      counts.includes(null) || group.people.approximate
-        ? null
-        : {
-            least: Math.max(own, ...(counts as number[])),
-            most: own + (counts as number[]).reduce((sum, n) => sum + n, 0),
-          },
-    );
-  }
-  const leasts = [...bounds.values()].map((bound) => bound?.least ?? Number.POSITIVE_INFINITY);
-  const threshold =
-    top === undefined || leasts.length <= top
-      ? Number.NEGATIVE_INFINITY
-      : leasts.sort((a, b) => b - a)[top - 1];
-  for (const [group, parts] of stored) {
-    const bound = bounds.get(group);
-    if (bound && bound.most < (threshold as number)) group.peopleAtMost = bound.most;
-    else for (const part of parts) group.people.merge(part);
-  }
 }
 
 /** The runs of consecutive days from `from` to `to` (inclusive) that are not in `built`. */
