@@ -8,7 +8,7 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../db/types.js';
 import { toMajorUnits } from '../lib/money.js';
-import { VISIT_FIELDS } from '../site-export/site-export.records.js';
+import { VISIT_COLUMNS } from '../site-export/site-export.queries.js';
 import { personEventIds, personRows, type RequestRef } from './person-rows.js';
 import { scopeValues } from './scope.js';
 
@@ -44,7 +44,7 @@ function visitsOf(db: Kysely<DB>, ref: RequestRef) {
   return keysetRows(
     db,
     (after, limit) => sql<Row>`
-      select ${sql.join(VISIT_FIELDS.map((field) => sql.ref(field)))}, started_at::text as cursor_at
+      select ${sql.join(VISIT_COLUMNS.map((field) => sql.ref(field)))}, started_at::text as cursor_at
       from visits where ${personRows.visits(ref)} and ${after}
       order by started_at, id limit ${limit}`,
     { time: 'started_at', key: 'id' },

@@ -7,7 +7,8 @@
  * The cursor carries the time as PostgreSQL's own text, not as a JavaScript Date: a Date keeps
  * milliseconds only, so a row stored with microseconds would be read again on the next page.
  */
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { VisitsTable } from '../db/ingest-types.js';
 import type { DB } from '../db/types.js';
 
 export interface PageCursor {
@@ -24,32 +25,34 @@ export interface PageRequest {
   limit: number;
 }
 
-export interface VisitRow {
-  id: string;
-  visitor_id: string;
-  started_at: Date;
-  last_activity_at: Date;
-  entry_url: string;
-  exit_url: string;
-  source_kind: string;
-  session_ai_source: string;
-  source_name: string;
-  campaign: string;
-  utm_source: string;
-  utm_medium: string;
-  utm_content: string;
-  utm_term: string;
-  ref: string;
-  device_type: string;
-  os: string;
-  browser: string;
-  country_code: string;
-  city: string;
-  pageviews: number;
-  engaged_seconds: number;
-  is_new: boolean;
-  cursor_at: string;
-}
+/** The visit columns an export reads (and a person's access export too), in the order written. */
+export const VISIT_COLUMNS = [
+  'id',
+  'visitor_id',
+  'started_at',
+  'last_activity_at',
+  'entry_url',
+  'exit_url',
+  'source_kind',
+  'session_ai_source',
+  'source_name',
+  'campaign',
+  'utm_source',
+  'utm_medium',
+  'utm_content',
+  'utm_term',
+  'ref',
+  'device_type',
+  'os',
+  'browser',
+  'country_code',
+  'city',
+  'pageviews',
+  'engaged_seconds',
+  'is_new',
+] as const;
+
+export type VisitRow = Pick<Selectable<VisitsTable>, (typeof VISIT_COLUMNS)[number]> & { cursor_at: string };
 
 export interface EventRow {
   event_id: string;
@@ -86,32 +89,7 @@ export function visitsPage(db: Kysely<DB>, page: PageRequest): Promise<VisitRow[
   const after = page.after;
   return db
     .selectFrom('visits')
-    .select([
-      'id',
-      'visitor_id',
-      'started_at',
-      'last_activity_at',
-      'entry_url',
-      'exit_url',
-      'source_kind',
-      'session_ai_source',
-      'source_name',
-      'campaign',
-      'utm_source',
-      'utm_medium',
-      'utm_content',
-      'utm_term',
-      'ref',
-      'device_type',
-      'os',
-      'browser',
-      'country_code',
-      'city',
-      'pageviews',
-      'engaged_seconds',
-      'is_new',
-      sql<string>`started_at::text`.as('cursor_at'),
-    ])
+    .select([...VISIT_COLUMNS, sql<string>`started_at::text`.as('cursor_at')])
     .where('site_id', '=', page.siteId)
     .where('started_at', '>=', page.start)
     .where('started_at', '<', page.end)

@@ -5,7 +5,7 @@
  * keyed hash: `person_key` and the like stay behind.
  */
 import { currencyExponent } from '../lib/money.js';
-import type { EventRow, PaymentRow, VisitRow } from './site-export.queries.js';
+import { type EventRow, type PaymentRow, VISIT_COLUMNS, type VisitRow } from './site-export.queries.js';
 
 export const RECORD_KINDS = ['visits', 'events', 'payments'] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
@@ -19,31 +19,8 @@ export const RECORD_NAMES: Record<RecordKind, string> = {
 
 export type FieldValue = string | number | boolean | null | Record<string, unknown>;
 
-export const VISIT_FIELDS = [
-  'id',
-  'visitor_id',
-  'started_at',
-  'last_activity_at',
-  'entry_url',
-  'exit_url',
-  'source_kind',
-  'session_ai_source',
-  'source_name',
-  'campaign',
-  'utm_source',
-  'utm_medium',
-  'utm_content',
-  'utm_term',
-  'ref',
-  'device_type',
-  'os',
-  'browser',
-  'country_code',
-  'city',
-  'pageviews',
-  'engaged_seconds',
-  'is_new',
-] as const;
+/** Visits export the columns they are read with, times as ISO-8601. */
+const VISIT_FIELDS = VISIT_COLUMNS;
 
 const EVENT_FIELDS = [
   'id',
@@ -82,31 +59,11 @@ export const FIELDS: Record<RecordKind, readonly string[]> = {
 
 type Fields<Names extends readonly string[]> = { [Name in Names[number]]: FieldValue };
 
-export function visitFields(row: VisitRow): Fields<typeof VISIT_FIELDS> {
+export function visitFields({ cursor_at: _cursor, ...row }: VisitRow): Fields<typeof VISIT_FIELDS> {
   return {
-    id: row.id,
-    visitor_id: row.visitor_id,
+    ...row,
     started_at: row.started_at.toISOString(),
     last_activity_at: row.last_activity_at.toISOString(),
-    entry_url: row.entry_url,
-    exit_url: row.exit_url,
-    source_kind: row.source_kind,
-    session_ai_source: row.session_ai_source,
-    source_name: row.source_name,
-    campaign: row.campaign,
-    utm_source: row.utm_source,
-    utm_medium: row.utm_medium,
-    utm_content: row.utm_content,
-    utm_term: row.utm_term,
-    ref: row.ref,
-    device_type: row.device_type,
-    os: row.os,
-    browser: row.browser,
-    country_code: row.country_code,
-    city: row.city,
-    pageviews: row.pageviews,
-    engaged_seconds: row.engaged_seconds,
-    is_new: row.is_new,
   };
 }
 
