@@ -18,9 +18,9 @@ const METRIC_SQL = {
 };
 
 /** A pageview `e` whose visit viewed the same page on the day before `day` (UTC). */
-export const viewedDayBefore = (day: string) => sql<boolean>`exists (
+export const viewedDayBefore = (siteId: string, day: string) => sql<boolean>`exists (
   select 1 from events p
-  where p.site_id = e.site_id and p.visit_id = e.visit_id and p.type = 'pageview' and p.path = e.path
+  where p.site_id = ${siteId} and p.visit_id = e.visit_id and p.type = 'pageview' and p.path = e.path
     and p.occurred_at >= ((${day}::date - 1)::timestamp at time zone 'UTC')
     and p.occurred_at < (${day}::date::timestamp at time zone 'UTC')
 )`;
@@ -37,7 +37,7 @@ export function pageviewsPerVisitSql(q: GrainQuery, continuedFrom: string | null
   const positions = sql.raw([...Array(dimensions.length + 2).keys()].map((i) => i + 1).join(', '));
   const continued = continuedFrom
     ? sql`bool_or(e.occurred_at < ((${continuedFrom}::date + 1)::timestamp at time zone 'UTC')
-        and ${viewedDayBefore(continuedFrom)})`
+        and ${viewedDayBefore(q.siteId, continuedFrom)})`
     : sql`false`;
   return sql`
     select ${sql.join([...groupColumns, sql`e.visit_id`, sql`${personSql(sql`e.visitor_id`)} as person`])},

@@ -57,6 +57,26 @@ describe('people sketch', () => {
     expect(Math.abs(merged.count() - distinct) / distinct).toBeLessThan(0.05);
   });
 
+  it('stays exact through many repeats of people under the union limit, in any order', () => {
+    // Ten passes over the same people: far more hashes than a list holds before dropping repeats.
+    const everyone = people(0, EXACT_UNION_MAX);
+    const merged = new PeopleSketch();
+    for (let pass = 0; pass < 10; pass++) {
+      for (const hash of pass % 2 === 0 ? everyone : [...everyone].reverse()) merged.add(hash);
+    }
+    expect(merged.approximate).toBe(false);
+    expect(merged.count()).toBe(EXACT_UNION_MAX);
+    merged.add(personHash('v:one more'));
+    expect(merged.approximate).toBe(true);
+    expect(Math.abs(merged.count() - EXACT_UNION_MAX) / EXACT_UNION_MAX).toBeLessThan(0.05);
+  });
+
+  it("hashes a person as the stored rollups did: MD5's first 64 bits less bits 22–32", () => {
+    // Rollups built earlier hold these hashes; a change here would count their people twice.
+    expect(personHash('v:0b6f2c1e-3a4d-4f5e-8a9b-1c2d3e4f5a6b')).toBe(2833619051123605);
+    expect(personHash('p:jane@example.com')).toBe(230620948772798);
+  });
+
   it('counts nobody as 0', () => {
     expect(new PeopleSketch().count()).toBe(0);
     const empty = new PeopleSketch();

@@ -153,7 +153,7 @@ interface PageviewRow {
 /** The day's pageviews, each with whether its visit viewed the same page the day before. */
 async function readPageviews(db: Kysely<DB>, siteId: string, day: string): Promise<PageviewRow[]> {
   const { rows } = await sql<PageviewRow>`
-    select e.path, e.visit_id, ${personSql(sql`e.visitor_id`)} as person, ${viewedDayBefore(day)} as continued
+    select e.path, e.visit_id, ${personSql(sql`e.visitor_id`)} as person, ${viewedDayBefore(siteId, day)} as continued
     from events e ${personJoin({ siteId }, 'e.visitor_id')}
     where e.site_id = ${siteId} and e.type = 'pageview'
       and e.occurred_at >= ${dayStart(day)} and e.occurred_at < ${dayEnd(day)}
