@@ -136,11 +136,13 @@ function rollupRows(q: GrainQuery, dimension: string, months: string[]) {
 
 /** Groups keyed by their dimension values, made on first use. */
 function groupsByDimensions() {
-  const groups = new Map<string, Group>();
+  const groups = new Map<string | null, Group>();
   return {
     groups,
     of(dimensions: (string | null)[]) {
-      const key = JSON.stringify(dimensions);
+      // One dimension is its own key (a Map tells null from "null"); a row per page and day
+      // makes the JSON of every row a cost of its own.
+      const key = dimensions.length === 1 ? (dimensions[0] as string | null) : JSON.stringify(dimensions);
       let group = groups.get(key);
       if (!group) {
         group = { dimensions, visits: 0, pageviews: 0, bounces: 0, engaged: 0, people: new PeopleSketch() };
@@ -155,7 +157,7 @@ const dimensionsOf = (q: GrainQuery, row: Record<string, unknown>, prefix: strin
   q.dimensions.map((_, i) => (row[`${prefix}${i}`] ?? null) as string | null);
 
 function answer(
-  groups: Map<string, Group>,
+  groups: Map<string | null, Group>,
   metrics: (VisitMetric | PageviewMetric)[],
   countsPeople: boolean,
 ): VisitGroups {
