@@ -2,10 +2,13 @@
  * Visitors by country on a world map: Natural Earth's country shapes (the `world-atlas` package,
  * 1:110m) drawn with d3-geo in an SVG, each country shaded by its share of the busiest one.
  * Clicking a country filters the view by it; the countries table beside it is the text equivalent.
+ * From the keyboard the visited countries are one stop: Tab reaches the busiest, the arrow keys
+ * move through them from most visitors to fewest (Home and End to either end), and Enter or
+ * Space filters by the one focused.
  */
 import { geoNaturalEarth1, geoPath } from 'd3-geo';
 import countries from 'i18n-iso-countries';
-import { useMemo } from 'react';
+import { type KeyboardEvent, useMemo, useRef, useState } from 'react';
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import atlas from 'world-atlas/countries-110m.json';
@@ -45,27 +48,81 @@ export function WorldMap({
     if (numeric) byNumeric.set(numeric, { code, count });
   }
   const max = Math.max(1, ...visitors.values());
+  // The visited countries that have a shape, most visitors first: the arrow keys' order.
+  const ranked = [...byNumeric.values()].sort((a, b) => b.count - a.count || (a.code < b.code ? -1 : 1));
+  const [focused, setFocused] = useState<string | null>(null);
+  // Shown under the map while a country has the keyboard's focus: small countries are hard to see.
+  const [focusWithin, setFocusWithin] = useState(false);
+  const current = ranked.find((seen) => seen.code === focused)?.code ?? ranked[0]?.code;
+  const svg = useRef<SVGSVGElement>(null);
   const top = [...visitors.entries()].sort((a, b) => b[1] - a[1])[0];
   const summary = top
     ? `World map of visitors by country; most from ${countryName(top[0])} (${formatCount(top[1])})`
     : 'World map of visitors by country: none in this range';
+
+  const onKeyDown = (event: KeyboardEvent<SVGSVGElement>) => {
+    const at = ranked.findIndex((seen) => seen.code === current);
+    const next: Record<string, number> = {
+      ArrowRight: at + 1,
+      ArrowDown: at + 1,
+      ArrowLeft: at - 1,
+      ArrowUp: at - 1,
+      Home: 0,
+      End: ranked.length - 1,
+    };
+    if (event.key === 'Enter' || event.key === ' ') {
+      if (current) onSelect(current);
+    } else if (event.key in next) {
+      const to = ranked[Math.min(ranked.length - 1, Math.max(0, next[event.key] as number))];
+      if (!to) return;
+      setFocused(to.code);
+      svg.current?.querySelector<SVGPathElement>(`[data-code="${to.code}"]`)?.focus();
+    } else return;
+    event.preventDefault();
+  };
+
+  const labelOf = (seen: { code: string; count: number }) =>
+    `${countryName(seen.code)}: ${formatCount(seen.count)} visitors`;
+  const focusedCountry = focusWithin ? ranked.find((seen) => seen.code === current) : undefined;
   return (
-    <svg className="world-map" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={summary}>
-      {drawn.map((country) => {
-        const seen = byNumeric.get(country.id);
-        return (
-          // biome-ignore lint/a11y/noStaticElementInteractions: a pointer shortcut; the countries table is the keyboard way
-          <path
-            key={country.id}
-            d={country.d}
-            className={seen ? 'country seen' : 'country'}
-            style={seen ? { fillOpacity: 0.2 + 0.8 * (seen.count / max) } : undefined}
-            onClick={seen ? () => onSelect(seen.code) : undefined}
-          >
-            {seen && <title>{`${countryName(seen.code)}: ${formatCount(seen.count)} visitors`}</title>}
-          </path>
-        );
-      })}
-    </svg>
+    <>
+      {/* biome-ignore lint/a11y/useSemanticElements: an SVG drawing cannot be a fieldset; it groups the country buttons */}
+      <svg
+        ref={svg}
+        className="world-map"
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        role="group"
+        aria-label={summary}
+        onKeyDown={onKeyDown}
+        onFocus={() => setFocusWithin(true)}
+        onBlur={() => setFocusWithin(false)}
+      >
+        {drawn.map((country) => {
+          const seen = byNumeric.get(country.id);
+          if (!seen) return <path key={country.id} d={country.d} className="country" />;
+          const label = labelOf(seen);
+          return (
+            // biome-ignore lint/a11y/useSemanticElements: a country's shape cannot be a <button> element
+            <path
+              key={country.id}
+              d={country.d}
+              className="country seen"
+              style={{ fillOpacity: 0.2 + 0.8 * (seen.count / max) }}
+              role="button"
+              aria-label={label}
+              data-code={seen.code}
+              tabIndex={seen.code === current ? 0 : -1}
+              onFocus={() => setFocused(seen.code)}
+              onClick={() => onSelect(seen.code)}
+            >
+              <title>{label}</title>
+            </path>
+          );
+        })}
+      </svg>
+      <p className="muted small map-focus" aria-hidden="true">
+        {focusedCountry ? labelOf(focusedCountry) : '\u00a0'}
+      </p>
+    </>
   );
 }

@@ -182,13 +182,13 @@ describe.skipIf(ON_POSTGRES)('a seeded shop', () => {
     await context.close();
   });
 
-  it('draws visitors on a world map whose countries filter the view', async () => {
+  it('draws visitors on a world map whose countries filter the view, by pointer or keyboard', async () => {
     const context = await newContext(browser(), base, { cookie: t.owner.cookie });
     const page = await context.newPage();
     await page.goto(`/sites/${shop.site.id}`);
     await settled(page);
     const locations = page.getByRole('region', { name: 'Locations' });
-    const map = locations.getByRole('img', {
+    const map = locations.getByRole('group', {
       name: /^World map of visitors by country; most from United States/,
     });
     await map.waitFor();
@@ -204,6 +204,23 @@ describe.skipIf(ON_POSTGRES)('a seeded shop', () => {
     await map.waitFor();
     await locations.locator('.country.seen').first().click();
     await expect.poll(() => new URL(page.url()).searchParams.get('country')).toMatch(/^[A-Z]{2}$/);
+
+    // The keyboard: one Tab from the panel's last tab reaches the busiest country, the arrows the next.
+    await page.goto(`/sites/${shop.site.id}`);
+    await settled(page);
+    await map.waitFor();
+    await locations.getByRole('button', { name: 'Cities' }).focus();
+    await page.keyboard.press('Tab');
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+    expect(await focused()).toMatch(/^United States: \d+ visitors$/);
+    await page.keyboard.press('ArrowRight');
+    const second = await focused();
+    expect(second).toMatch(/^(?!United States).+: \d+ visitors$/);
+    const code = await page.evaluate(() => document.activeElement?.getAttribute('data-code'));
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'overview-map-keyboard');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => new URL(page.url()).searchParams.get('country')).toBe(code);
     await context.close();
   });
 
