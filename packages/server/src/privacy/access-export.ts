@@ -8,7 +8,7 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../db/types.js';
 import { toMajorUnits } from '../lib/money.js';
-import { VISIT_COLUMNS } from '../site-export/site-export.queries.js';
+import { EVENT_COLUMNS, PAYMENT_COLUMNS, VISIT_COLUMNS } from '../site-export/site-export.queries.js';
 import { personEventIds, personRows, type RequestRef } from './person-rows.js';
 import { scopeValues } from './scope.js';
 
@@ -38,13 +38,16 @@ async function* keysetRows(
   }
 }
 
+/** A column list for a select, each name quoted as an identifier. */
+const columnsOf = (columns: readonly string[]) => sql.join(columns.map((column) => sql.ref(column)));
+
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : value);
 
 function visitsOf(db: Kysely<DB>, ref: RequestRef) {
   return keysetRows(
     db,
     (after, limit) => sql<Row>`
-      select ${sql.join(VISIT_COLUMNS.map((field) => sql.ref(field)))}, started_at::text as cursor_at
+      select ${columnsOf(VISIT_COLUMNS)}, started_at::text as cursor_at
       from visits where ${personRows.visits(ref)} and ${after}
       order by started_at, id limit ${limit}`,
     { time: 'started_at', key: 'id' },
@@ -55,8 +58,7 @@ function eventsOf(db: Kysely<DB>, ref: RequestRef) {
   return keysetRows(
     db,
     (after, limit) => sql<Row>`
-      select event_id, type, name, visitor_id, visit_id, occurred_at, url, properties, value_minor,
-        currency, origin,
+      select ${columnsOf(EVENT_COLUMNS)},
         case when person_key like 'u:%' then 'user_id' when person_key like 'e:%' then 'email' end as identified_by,
         occurred_at::text as cursor_at
       from events where ${personRows.events(ref)} and ${after}
@@ -79,8 +81,7 @@ function paymentsOf(db: Kysely<DB>, ref: RequestRef) {
   return keysetRows(
     db,
     (after, limit) => sql<Row>`
-      select id, event_id, provider, transaction_id, kind, amount_minor, refunded_minor, currency, renewal,
-        customer_id, visitor_id, paid_at,
+      select ${columnsOf(PAYMENT_COLUMNS)},
         coalesce((select json_agg(json_build_object('amount_minor', r.amount_minor, 'refunded_at', r.refunded_at)
           order by r.refunded_at, r.id) from refunds r where r.site_id = payments.site_id and r.payment_id = payments.id),
           '[]'::json) as refunds

@@ -8,7 +8,7 @@
  * milliseconds only, so a row stored with microseconds would be read again on the next page.
  */
 import { type Kysely, type Selectable, sql } from 'kysely';
-import type { VisitsTable } from '../db/ingest-types.js';
+import type { EventsTable, PaymentsTable, VisitsTable } from '../db/ingest-types.js';
 import type { DB } from '../db/types.js';
 
 export interface PageCursor {
@@ -54,36 +54,45 @@ export const VISIT_COLUMNS = [
 
 export type VisitRow = Pick<Selectable<VisitsTable>, (typeof VISIT_COLUMNS)[number]> & { cursor_at: string };
 
-export interface EventRow {
-  event_id: string;
-  type: string;
-  name: string | null;
-  visitor_id: string | null;
-  visit_id: string | null;
-  occurred_at: Date;
-  url: string | null;
-  properties: Record<string, unknown> | null;
-  value_minor: number | null;
-  currency: string | null;
-  origin: string;
-  cursor_at: string;
-}
+/** The event columns an export reads (and a person's access export too), in the order written. */
+export const EVENT_COLUMNS = [
+  'event_id',
+  'type',
+  'name',
+  'visitor_id',
+  'visit_id',
+  'occurred_at',
+  'url',
+  'properties',
+  'value_minor',
+  'currency',
+  'origin',
+] as const;
 
-export interface PaymentRow {
-  id: string;
-  provider: string;
-  transaction_id: string;
-  kind: string;
-  amount_minor: number;
-  currency: string;
-  refunded_minor: number;
-  renewal: boolean;
-  customer_id: string | null;
-  visitor_id: string | null;
-  paid_at: Date;
-  event_id: string;
+export type EventRow = Pick<Selectable<EventsTable>, (typeof EVENT_COLUMNS)[number]> & { cursor_at: string };
+
+/**
+ * The payment columns an export reads (and a person's access export too). The site export names
+ * its fields one by one; the access export writes what it does not reshape in this order.
+ */
+export const PAYMENT_COLUMNS = [
+  'id',
+  'event_id',
+  'provider',
+  'transaction_id',
+  'kind',
+  'amount_minor',
+  'refunded_minor',
+  'currency',
+  'renewal',
+  'customer_id',
+  'visitor_id',
+  'paid_at',
+] as const;
+
+export type PaymentRow = Pick<Selectable<PaymentsTable>, (typeof PAYMENT_COLUMNS)[number]> & {
   cursor_at: string;
-}
+};
 
 export function visitsPage(db: Kysely<DB>, page: PageRequest): Promise<VisitRow[]> {
   const after = page.after;
@@ -106,20 +115,7 @@ export function eventsPage(db: Kysely<DB>, page: PageRequest): Promise<EventRow[
   const after = page.after;
   return db
     .selectFrom('events')
-    .select([
-      'event_id',
-      'type',
-      'name',
-      'visitor_id',
-      'visit_id',
-      'occurred_at',
-      'url',
-      'properties',
-      'value_minor',
-      'currency',
-      'origin',
-      sql<string>`occurred_at::text`.as('cursor_at'),
-    ])
+    .select([...EVENT_COLUMNS, sql<string>`occurred_at::text`.as('cursor_at')])
     .where('site_id', '=', page.siteId)
     .where('occurred_at', '>=', page.start)
     .where('occurred_at', '<', page.end)
@@ -136,21 +132,7 @@ export function paymentsPage(db: Kysely<DB>, page: PageRequest): Promise<Payment
   const after = page.after;
   return db
     .selectFrom('payments')
-    .select([
-      'id',
-      'provider',
-      'transaction_id',
-      'kind',
-      'amount_minor',
-      'currency',
-      'refunded_minor',
-      'renewal',
-      'customer_id',
-      'visitor_id',
-      'paid_at',
-      'event_id',
-      sql<string>`paid_at::text`.as('cursor_at'),
-    ])
+    .select([...PAYMENT_COLUMNS, sql<string>`paid_at::text`.as('cursor_at')])
     .where('site_id', '=', page.siteId)
     .where('paid_at', '>=', page.start)
     .where('paid_at', '<', page.end)
