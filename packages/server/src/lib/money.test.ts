@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { currencyExponent, isIsoCurrency, toMajorUnits, toMinorUnits } from './money.js';
+import { currencyExponent, isIsoCurrency, majorUnitsText, toMajorUnits, toMinorUnits } from './money.js';
 
 describe('money', () => {
   it('knows ISO 4217 exponents', () => {
@@ -44,5 +44,18 @@ describe('money', () => {
       ),
       { numRuns: 2000 },
     );
+  });
+
+  it.each([
+    [1234, 'USD', '12.34'],
+    [5, 'EUR', '0.05'],
+    [0, 'USD', '0.00'],
+    [500, 'JPY', '500'],
+    [0, 'JPY', '0'],
+    [1005, 'KWD', '1.005'],
+    [7, 'BHD', '0.007'],
+    [9007199254740991, 'USD', '90071992547409.91'],
+  ])('%d minor units of %s are "%s" as text', (minor, currency, text) => {
+    expect(majorUnitsText(minor, currency)).toBe(text);
   });
 });

@@ -41,3 +41,15 @@ export function toMinorUnits(amount: number, currency: string): number {
 export function toMajorUnits(minor: number, currency: string): number {
   return minor / 10 ** currencyExponent(currency);
 }
+
+/**
+ * Whole, non-negative minor units as exact decimal text in major units (1234 USD cents →
+ * "12.34", 500 JPY → "500", 1005 KWD fils → "1.005"), never through floating point. A negative
+ * amount is not supported: the sign would land among the digits.
+ */
+export function majorUnitsText(minor: number, currency: string): string {
+  const exponent = currencyExponent(currency);
+  if (exponent === 0) return String(minor);
+  const digits = String(minor).padStart(exponent + 1, '0');
+  return `${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
+}

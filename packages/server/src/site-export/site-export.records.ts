@@ -4,7 +4,7 @@
  * UTC; payment amounts are decimal text in major units of their currency. No field is a
  * keyed hash: `person_key` and the like stay behind.
  */
-import { currencyExponent } from '../lib/money.js';
+import { majorUnitsText } from '../lib/money.js';
 import { type EventRow, type PaymentRow, VISIT_COLUMNS, type VisitRow } from './site-export.queries.js';
 
 export const RECORD_KINDS = ['visits', 'events', 'payments'] as const;
@@ -97,15 +97,4 @@ export function paymentFields(row: PaymentRow): Fields<typeof PAYMENT_FIELDS> {
     paid_at: row.paid_at.toISOString(),
     event_id: row.event_id,
   };
-}
-
-/**
- * Whole minor units as exact decimal text in major units (1234 USD cents → "12.34", 500 JPY →
- * "500", 1005 KWD fils → "1.005"), never through floating point.
- */
-export function majorUnitsText(minor: number, currency: string): string {
-  const exponent = currencyExponent(currency);
-  if (exponent === 0) return String(minor);
-  const digits = String(minor).padStart(exponent + 1, '0');
-  return `${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
 }
