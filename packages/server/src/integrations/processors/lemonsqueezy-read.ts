@@ -14,13 +14,12 @@
 import { createHash } from 'node:crypto';
 import type { PaymentFacts, ProcessorEvent } from '../processor.js';
 import { PayloadError } from '../processor.js';
+import { isJsonObject, type Located, pathOf } from './json-fields.js';
 import {
   centsAt,
   currencyAt,
   dateAt,
   idAt,
-  isObject,
-  type JsonObject,
   objectAt,
   optionalCentsAt,
   optionalIdAt,
@@ -44,8 +43,7 @@ const INVOICE_PREFIX = 'invoice_';
 
 interface Charge {
   transactionId: string;
-  attributes: JsonObject;
-  path: string;
+  attributes: Located;
 }
 
 /**
@@ -56,42 +54,42 @@ interface Charge {
  */
 function eventIdOf(eventName: string, data: unknown, payload: unknown): string {
   const hash = createHash('sha256').update(JSON.stringify(payload)).digest('hex').slice(0, 32);
-  const dataId = isObject(data) ? data.id : undefined;
+  const dataId = isJsonObject(data) ? data.id : undefined;
   const objectId = typeof dataId === 'string' || typeof dataId === 'number' ? dataId : '-';
   return `${eventName.slice(0, 64)}:${String(objectId).slice(0, 40)}:${hash}`;
 }
 
-function chargeOf(data: JsonObject, type: 'orders' | 'subscription-invoices'): Charge {
-  if (data.type !== type) throw new PayloadError(`data.type must be "${type}" for this event`);
+function chargeOf(data: Located, type: 'orders' | 'subscription-invoices'): Charge {
+  if (data.value.type !== type) throw new PayloadError(`data.type must be "${type}" for this event`);
   const prefix = type === 'orders' ? ORDER_PREFIX : INVOICE_PREFIX;
   return {
-    transactionId: prefix + idAt(data, 'id', 'data'),
-    attributes: objectAt(data.attributes, 'data.attributes'),
-    path: 'data.attributes',
+    transactionId: prefix + idAt(data, 'id'),
+    attributes: objectAt(data, 'attributes'),
   };
 }
 
-function visitorIdOf(meta: JsonObject): string | null {
+function visitorIdOf(meta: Located): string | null {
   // Custom data is whatever the shop put in its checkout link: an odd value is not worth
   // refusing the payment for; the email may still find the visitor.
-  const visitorId = isObject(meta.custom_data) ? meta.custom_data.touchtrail_visitor_id : undefined;
+  const custom = meta.value.custom_data;
+  const visitorId = isJsonObject(custom) ? custom.touchtrail_visitor_id : undefined;
   return typeof visitorId === 'string' && visitorId.length > 0 ? visitorId : null;
 }
 
-function paymentOf(charge: Charge, meta: JsonObject, renewal: boolean): PaymentFacts {
-  const { attributes, path } = charge;
+function paymentOf(charge: Charge, meta: Located, renewal: boolean): PaymentFacts {
+  const { attributes } = charge;
   return {
     transactionId: charge.transactionId,
     // `total` is what the customer paid (after discounts, with tax), as the other processors
     // count it; `refunded_amount` is measured against it, so a full refund nets to zero.
-    amount: centsAt(attributes, 'total', path),
-    currency: currencyAt(attributes, 'currency', path),
+    amount: centsAt(attributes, 'total'),
+    currency: currencyAt(attributes, 'currency'),
     trial: false,
     renewal,
-    customerId: optionalIdAt(attributes, 'customer_id', path),
+    customerId: optionalIdAt(attributes, 'customer_id'),
     visitorId: visitorIdOf(meta),
-    email: optionalStringAt(attributes, 'user_email', path),
-    paidAt: dateAt(attributes, 'created_at', path),
+    email: optionalStringAt(attributes, 'user_email'),
+    paidAt: dateAt(attributes, 'created_at'),
     refundedTotal: null,
     refundPart: null,
     refundedAt: null,
@@ -99,43 +97,42 @@ function paymentOf(charge: Charge, meta: JsonObject, renewal: boolean): PaymentF
 }
 
 /** `refunded_amount` is the running total (docs, order and invoice objects). */
-function refundOf(charge: Charge, meta: JsonObject, renewal: boolean): PaymentFacts {
-  const { attributes, path } = charge;
+function refundOf(charge: Charge, meta: Located, renewal: boolean): PaymentFacts {
+  const { attributes } = charge;
   const payment = paymentOf(charge, meta, renewal);
-  let refundedTotal = optionalCentsAt(attributes, 'refunded_amount', path);
+  let refundedTotal = optionalCentsAt(attributes, 'refunded_amount');
   // Payloads from before `refunded_amount` existed only say "refunded" for a full refund.
-  if (refundedTotal === null && attributes.status === 'refunded') refundedTotal = payment.amount;
-  if (refundedTotal === null) throw new PayloadError(`${path}.refunded_amount is missing`);
+  if (refundedTotal === null && attributes.value.status === 'refunded') refundedTotal = payment.amount;
+  if (refundedTotal === null) throw new PayloadError(`${pathOf(attributes, 'refunded_amount')} is missing`);
   // `refunded_at` keeps the first refund's time; `updated_at` moves with each later one.
-  return { ...payment, refundedTotal, refundedAt: dateAt(attributes, 'updated_at', path) };
+  return { ...payment, refundedTotal, refundedAt: dateAt(attributes, 'updated_at') };
 }
 
 function isPaid(charge: Charge): boolean {
-  return PAID_STATUSES.has(stringAt(charge.attributes, 'status', charge.path));
+  return PAID_STATUSES.has(stringAt(charge.attributes, 'status'));
 }
 
 function isInitialInvoice(invoice: Charge): boolean {
-  return stringAt(invoice.attributes, 'billing_reason', invoice.path) === 'initial';
+  return stringAt(invoice.attributes, 'billing_reason') === 'initial';
 }
 
 /** A trial's order has a total of 0; its id is the trial's transaction id, so either event records it once. */
-function trialOf(data: JsonObject, meta: JsonObject): PaymentFacts[] {
-  if (data.type !== 'subscriptions')
+function trialOf(data: Located, meta: Located): PaymentFacts[] {
+  if (data.value.type !== 'subscriptions')
     throw new PayloadError('data.type must be "subscriptions" for this event');
-  const path = 'data.attributes';
-  const attributes = objectAt(data.attributes, path);
-  if (stringAt(attributes, 'status', path) !== 'on_trial') return [];
+  const attributes = objectAt(data, 'attributes');
+  if (stringAt(attributes, 'status') !== 'on_trial') return [];
   return [
     {
-      transactionId: ORDER_PREFIX + idAt(attributes, 'order_id', path),
+      transactionId: ORDER_PREFIX + idAt(attributes, 'order_id'),
       amount: 0,
       currency: TRIAL_CURRENCY,
       trial: true,
       renewal: false,
-      customerId: optionalIdAt(attributes, 'customer_id', path),
+      customerId: optionalIdAt(attributes, 'customer_id'),
       visitorId: visitorIdOf(meta),
-      email: optionalStringAt(attributes, 'user_email', path),
-      paidAt: dateAt(attributes, 'created_at', path),
+      email: optionalStringAt(attributes, 'user_email'),
+      paidAt: dateAt(attributes, 'created_at'),
       refundedTotal: null,
       refundPart: null,
       refundedAt: null,
@@ -151,7 +148,7 @@ const READ_EVENTS = new Set([
   'subscription_created',
 ]);
 
-function paymentsOf(eventName: string, meta: JsonObject, data: JsonObject): PaymentFacts[] {
+function paymentsOf(eventName: string, meta: Located, data: Located): PaymentFacts[] {
   switch (eventName) {
     case 'order_created': {
       const order = chargeOf(data, 'orders');
@@ -163,7 +160,7 @@ function paymentsOf(eventName: string, meta: JsonObject, data: JsonObject): Paym
       const invoice = chargeOf(data, 'subscription-invoices');
       if (isInitialInvoice(invoice) || !isPaid(invoice)) return [];
       // A renewal that charged nothing (a 100% discount) is not a trial and not revenue.
-      return centsAt(invoice.attributes, 'total', invoice.path) === 0 ? [] : [paymentOf(invoice, meta, true)];
+      return centsAt(invoice.attributes, 'total') === 0 ? [] : [paymentOf(invoice, meta, true)];
     }
     case 'subscription_payment_refunded': {
       const invoice = chargeOf(data, 'subscription-invoices');
@@ -182,10 +179,11 @@ function paymentsOf(eventName: string, meta: JsonObject, data: JsonObject): Paym
  * usually to see the connection work before going live.
  */
 export function readLemonSqueezyEvent(payload: unknown): ProcessorEvent {
-  const body = objectAt(payload, 'the body');
-  const meta = objectAt(body.meta, 'meta');
-  const type = stringAt(meta, 'event_name', 'meta');
-  const id = eventIdOf(type, body.data, payload);
+  if (!isJsonObject(payload)) throw new PayloadError('the body is missing or not an object');
+  const body: Located = { value: payload, path: '' };
+  const meta = objectAt(body, 'meta');
+  const type = stringAt(meta, 'event_name');
+  const id = eventIdOf(type, payload.data, payload);
   if (!READ_EVENTS.has(type)) return { id, type, payments: [] };
-  return { id, type, payments: paymentsOf(type, meta, objectAt(body.data, 'data')) };
+  return { id, type, payments: paymentsOf(type, meta, objectAt(body, 'data')) };
 }

@@ -6,69 +6,53 @@
  * which is already the `amount` convention of interface §4.4, so amounts pass through unchanged.
  */
 import { PayloadError, type PaymentFacts, type ProcessorEvent } from '../processor.js';
-
-type JsonObject = Record<string, unknown>;
+import { isJsonObject, jsonFieldReaders, type Located, pathOf } from './json-fields.js';
 
 const VISITOR_KEY = 'touchtrail_visitor_id';
 const MINOR_UNITS = /^\d+$/;
 const CURRENCY_CODE = /^[A-Za-z]{3}$/;
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+/** The optional string read is for fields the docs call nullable: absent and `null` both read as null. */
+const { objectAt, stringAt, optionalStringAt } = jsonFieldReaders({
+  object: 'is missing or not an object',
+  string: 'is missing or not a string',
+  stringOrNull: 'is not a string',
+});
 
-function objectAt(parent: JsonObject, key: string, path: string): JsonObject {
-  const value = parent[key];
-  if (!isObject(value)) throw new PayloadError(`${path} is missing or not an object`);
-  return value;
-}
-
-function stringAt(parent: JsonObject, key: string, path: string): string {
-  const value = parent[key];
-  if (typeof value !== 'string' || value === '') throw new PayloadError(`${path} is missing or not a string`);
-  return value;
-}
-
-/** A field the docs call nullable: absent and `null` both read as null. */
-function optionalStringAt(parent: JsonObject, key: string, path: string): string | null {
-  const value = parent[key];
-  if (value === undefined || value === null || value === '') return null;
-  if (typeof value !== 'string') throw new PayloadError(`${path} is not a string`);
-  return value;
-}
-
-function optionalDateAt(parent: JsonObject, key: string, path: string): Date | null {
-  const text = optionalStringAt(parent, key, path);
+function optionalDateAt(parent: Located, key: string): Date | null {
+  const text = optionalStringAt(parent, key);
   if (text === null) return null;
   const date = new Date(text);
-  if (Number.isNaN(date.getTime())) throw new PayloadError(`${path} is not an RFC 3339 date-time`);
+  if (Number.isNaN(date.getTime()))
+    throw new PayloadError(`${pathOf(parent, key)} is not an RFC 3339 date-time`);
   return date;
 }
 
-function dateAt(parent: JsonObject, key: string, path: string): Date {
-  const date = optionalDateAt(parent, key, path);
-  if (date === null) throw new PayloadError(`${path} is missing`);
+function dateAt(parent: Located, key: string): Date {
+  const date = optionalDateAt(parent, key);
+  if (date === null) throw new PayloadError(`${pathOf(parent, key)} is missing`);
   return date;
 }
 
-function minorUnitsAt(parent: JsonObject, key: string, path: string): number {
-  const value = parent[key];
+function minorUnitsAt(parent: Located, key: string): number {
+  const value = parent.value[key];
   const amount = typeof value === 'string' && MINOR_UNITS.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(amount)) throw new PayloadError(`${path} is not a string of minor units`);
+  if (!Number.isSafeInteger(amount))
+    throw new PayloadError(`${pathOf(parent, key)} is not a string of minor units`);
   return amount;
 }
 
-function currencyAt(parent: JsonObject, key: string, path: string): string {
-  const value = parent[key];
+function currencyAt(parent: Located, key: string): string {
+  const value = parent.value[key];
   if (typeof value !== 'string' || !CURRENCY_CODE.test(value))
-    throw new PayloadError(`${path} is not a three-letter currency code`);
+    throw new PayloadError(`${pathOf(parent, key)} is not a three-letter currency code`);
   return value.toUpperCase();
 }
 
 /** `custom_data.touchtrail_visitor_id`, set through Paddle.js `customData` at checkout; anything else is no visitor. */
-function visitorIdOf(data: JsonObject): string | null {
-  const custom = data.custom_data;
-  if (!isObject(custom)) return null;
+function visitorIdOf(data: Located): string | null {
+  const custom = data.value.custom_data;
+  if (!isJsonObject(custom)) return null;
   const visitorId = custom[VISITOR_KEY];
   return typeof visitorId === 'string' && visitorId.trim() !== '' ? visitorId.trim() : null;
 }
@@ -81,15 +65,15 @@ const NO_REFUND = { refundedTotal: null, refundPart: null, refundedAt: null } as
  * the checkout that started it (`web`, `api`) is not. A zero total is no payment: a trial's
  * checkout (the subscription events report the trial) or a payment-method change.
  */
-function readTransaction(event: JsonObject, occurredAt: Date): PaymentFacts[] {
-  const data = objectAt(event, 'data', 'data');
-  const transactionId = stringAt(data, 'id', 'data.id');
-  const origin = stringAt(data, 'origin', 'data.origin');
-  const details = objectAt(data, 'details', 'data.details');
-  const totals = objectAt(details, 'totals', 'data.details.totals');
+function readTransaction(event: Located, occurredAt: Date): PaymentFacts[] {
+  const data = objectAt(event, 'data');
+  const transactionId = stringAt(data, 'id');
+  const origin = stringAt(data, 'origin');
+  const details = objectAt(data, 'details');
+  const totals = objectAt(details, 'totals');
   // What the customer was charged: after discounts and tax, and after any credit from their balance.
-  const amount = minorUnitsAt(totals, 'grand_total', 'data.details.totals.grand_total');
-  const currency = currencyAt(data, 'currency_code', 'data.currency_code');
+  const amount = minorUnitsAt(totals, 'grand_total');
+  const currency = currencyAt(data, 'currency_code');
   if (amount === 0) return [];
   return [
     {
@@ -98,10 +82,10 @@ function readTransaction(event: JsonObject, occurredAt: Date): PaymentFacts[] {
       currency,
       trial: false,
       renewal: origin.startsWith('subscription_'),
-      customerId: optionalStringAt(data, 'customer_id', 'data.customer_id'),
+      customerId: optionalStringAt(data, 'customer_id'),
       visitorId: visitorIdOf(data),
       email: null,
-      paidAt: optionalDateAt(data, 'billed_at', 'data.billed_at') ?? occurredAt,
+      paidAt: optionalDateAt(data, 'billed_at') ?? occurredAt,
       ...NO_REFUND,
     },
   ];
@@ -112,20 +96,20 @@ function readTransaction(event: JsonObject, occurredAt: Date): PaymentFacts[] {
  * `subscription.created` and `subscription.trialing` for one trial record it once, apart from
  * any paid transaction of the same checkout.
  */
-function readSubscription(event: JsonObject, occurredAt: Date): PaymentFacts[] {
-  const data = objectAt(event, 'data', 'data');
-  if (stringAt(data, 'status', 'data.status') !== 'trialing') return [];
+function readSubscription(event: Located, occurredAt: Date): PaymentFacts[] {
+  const data = objectAt(event, 'data');
+  if (stringAt(data, 'status') !== 'trialing') return [];
   return [
     {
-      transactionId: stringAt(data, 'id', 'data.id'),
+      transactionId: stringAt(data, 'id'),
       amount: 0,
-      currency: currencyAt(data, 'currency_code', 'data.currency_code'),
+      currency: currencyAt(data, 'currency_code'),
       trial: true,
       renewal: false,
-      customerId: optionalStringAt(data, 'customer_id', 'data.customer_id'),
+      customerId: optionalStringAt(data, 'customer_id'),
       visitorId: visitorIdOf(data),
       email: null,
-      paidAt: optionalDateAt(data, 'started_at', 'data.started_at') ?? occurredAt,
+      paidAt: optionalDateAt(data, 'started_at') ?? occurredAt,
       ...NO_REFUND,
     },
   ];
@@ -141,26 +125,26 @@ function readSubscription(event: JsonObject, occurredAt: Date): PaymentFacts[] {
  * describe the payment as the refunded amount. The receiving endpoint never records those: a
  * refund whose transaction has not arrived yet is refused (409) and Paddle sends it again.
  */
-function readAdjustment(event: JsonObject): PaymentFacts[] {
-  const data = objectAt(event, 'data', 'data');
-  const action = stringAt(data, 'action', 'data.action');
-  const status = stringAt(data, 'status', 'data.status');
+function readAdjustment(event: Located): PaymentFacts[] {
+  const data = objectAt(event, 'data');
+  const action = stringAt(data, 'action');
+  const status = stringAt(data, 'status');
   if (action !== 'refund' || status !== 'approved') return [];
-  const adjustmentId = stringAt(data, 'id', 'data.id');
-  const amount = minorUnitsAt(objectAt(data, 'totals', 'data.totals'), 'total', 'data.totals.total');
-  const currency = currencyAt(data, 'currency_code', 'data.currency_code');
-  const createdAt = dateAt(data, 'created_at', 'data.created_at');
+  const adjustmentId = stringAt(data, 'id');
+  const amount = minorUnitsAt(objectAt(data, 'totals'), 'total');
+  const currency = currencyAt(data, 'currency_code');
+  const createdAt = dateAt(data, 'created_at');
   // Approval time; Paddle sends 0001-01-01 before an adjustment was ever updated.
-  const updatedAt = optionalDateAt(data, 'updated_at', 'data.updated_at');
+  const updatedAt = optionalDateAt(data, 'updated_at');
   if (amount === 0) return [];
   return [
     {
-      transactionId: stringAt(data, 'transaction_id', 'data.transaction_id'),
+      transactionId: stringAt(data, 'transaction_id'),
       amount,
       currency,
       trial: false,
       renewal: false,
-      customerId: optionalStringAt(data, 'customer_id', 'data.customer_id'),
+      customerId: optionalStringAt(data, 'customer_id'),
       visitorId: null,
       email: null,
       paidAt: createdAt,
@@ -172,7 +156,7 @@ function readAdjustment(event: JsonObject): PaymentFacts[] {
 }
 
 // A Map, not an object: an event type such as `toString` must not find a reader.
-const READERS = new Map<string, (event: JsonObject, occurredAt: Date) => PaymentFacts[]>([
+const READERS = new Map<string, (event: Located, occurredAt: Date) => PaymentFacts[]>([
   ['transaction.completed', readTransaction],
   ['subscription.created', readSubscription],
   ['subscription.trialing', readSubscription],
@@ -188,10 +172,11 @@ export const PADDLE_EVENT_TYPES = [...READERS.keys()];
  * `customer_id` only), so visitors are matched by `custom_data.touchtrail_visitor_id`.
  */
 export function readPaddleEvent(payload: unknown): ProcessorEvent {
-  if (!isObject(payload)) throw new PayloadError('body is not a JSON object');
-  const id = stringAt(payload, 'event_id', 'event_id');
-  const type = stringAt(payload, 'event_type', 'event_type');
+  if (!isJsonObject(payload)) throw new PayloadError('body is not a JSON object');
+  const event: Located = { value: payload, path: '' };
+  const id = stringAt(event, 'event_id');
+  const type = stringAt(event, 'event_type');
   const reader = READERS.get(type);
   if (!reader) return { id, type, payments: [] };
-  return { id, type, payments: reader(payload, dateAt(payload, 'occurred_at', 'occurred_at')) };
+  return { id, type, payments: reader(event, dateAt(event, 'occurred_at')) };
 }

@@ -4,14 +4,14 @@
  * in polarsource/polar); which event carries what is in `server/polar/webhook/webhooks.py`.
  */
 import type { PaymentFacts } from '../processor.js';
+import { type JsonObject, type Located, pathOf } from './json-fields.js';
 import {
   amountAt,
   dateAt,
-  type JsonObject,
   metadataString,
-  nullableObjectAt,
-  nullableStringAt,
   objectAt,
+  optionalObjectAt,
+  optionalStringAt,
   stringAt,
 } from './polar-fields.js';
 import { polarAmountToContract, polarCurrency } from './polar-money.js';
@@ -26,13 +26,17 @@ interface Customer {
   metadata: JsonObject | null;
 }
 
-function readCustomer(data: JsonObject, path: string): Customer {
-  const customer = objectAt(data, 'customer', path);
+function readCustomer(data: Located): Customer {
+  const customer = objectAt(data, 'customer');
   return {
-    customerId: stringAt(customer, 'id', `${path}.customer`),
-    email: nullableStringAt(customer, 'email', `${path}.customer`),
-    metadata: nullableObjectAt(customer, 'metadata', `${path}.customer`),
+    customerId: stringAt(customer, 'id'),
+    email: optionalStringAt(customer, 'email'),
+    metadata: metadataOf(customer),
   };
+}
+
+function metadataOf(parent: Located): JsonObject | null {
+  return optionalObjectAt(parent, 'metadata')?.value ?? null;
 }
 
 /** The visitor from the first metadata that has one: the order's (copied from the checkout), … */
@@ -52,22 +56,21 @@ function visitorOf(...metadata: (JsonObject | null)[]): string | null {
  * Polar's trial order: a trial keyed on the subscription id, as `subscription.created` is.
  * Other zero-amount subscription orders record nothing.
  */
-export function readOrder(data: JsonObject, at: Date, isRefund: boolean): PaymentFacts[] {
-  const path = 'data';
-  const orderId = stringAt(data, 'id', path);
-  const currency = polarCurrency(stringAt(data, 'currency', path), `${path}.currency`);
-  const billingReason = stringAt(data, 'billing_reason', path);
-  const balance = data.applied_balance_amount == null ? 0 : amountAt(data, 'applied_balance_amount', path);
-  const charged = Math.max(0, amountAt(data, 'total_amount', path) + balance);
-  const subscriptionId = nullableStringAt(data, 'subscription_id', path);
-  const subscription = nullableObjectAt(data, 'subscription', path);
-  const customer = readCustomer(data, path);
+export function readOrder(data: Located, at: Date, isRefund: boolean): PaymentFacts[] {
+  const orderId = stringAt(data, 'id');
+  const currency = polarCurrency(stringAt(data, 'currency'), pathOf(data, 'currency'));
+  const billingReason = stringAt(data, 'billing_reason');
+  const balance = data.value.applied_balance_amount == null ? 0 : amountAt(data, 'applied_balance_amount');
+  const charged = Math.max(0, amountAt(data, 'total_amount') + balance);
+  const subscriptionId = optionalStringAt(data, 'subscription_id');
+  const subscription = optionalObjectAt(data, 'subscription');
+  const customer = readCustomer(data);
   const isTrial = charged === 0 && billingReason === 'subscription_create' && subscriptionId !== null;
   if (charged === 0 && (isRefund || !FIRST_CHARGE.has(billingReason))) return [];
 
   let refundedTotal: number | null = null;
   if (isRefund) {
-    const refunded = amountAt(data, 'refunded_amount', path) + amountAt(data, 'refunded_tax_amount', path);
+    const refunded = amountAt(data, 'refunded_amount') + amountAt(data, 'refunded_tax_amount');
     refundedTotal = refunded > 0 ? polarAmountToContract(refunded, currency) : null;
   }
   return [
@@ -78,14 +81,10 @@ export function readOrder(data: JsonObject, at: Date, isRefund: boolean): Paymen
       trial: isTrial,
       renewal: !FIRST_CHARGE.has(billingReason),
       customerId: customer.customerId,
-      visitorId: visitorOf(
-        nullableObjectAt(data, 'metadata', path),
-        subscription && nullableObjectAt(subscription, 'metadata', `${path}.subscription`),
-        customer.metadata,
-      ),
+      visitorId: visitorOf(metadataOf(data), subscription && metadataOf(subscription), customer.metadata),
       email: customer.email,
       // A refund event comes after the payment: the order's creation is the closest date it has.
-      paidAt: isRefund ? dateAt(data, 'created_at', path) : at,
+      paidAt: isRefund ? dateAt(data, 'created_at') : at,
       refundedTotal,
       refundPart: null,
       refundedAt: refundedTotal === null ? null : at,
@@ -94,19 +93,18 @@ export function readOrder(data: JsonObject, at: Date, isRefund: boolean): Paymen
 }
 
 /** `subscription.created` in status `trialing`: a free trial started. Other statuses: nothing. */
-export function readSubscriptionCreated(data: JsonObject, at: Date): PaymentFacts[] {
-  const path = 'data';
-  if (stringAt(data, 'status', path) !== 'trialing') return [];
-  const customer = readCustomer(data, path);
+export function readSubscriptionCreated(data: Located, at: Date): PaymentFacts[] {
+  if (stringAt(data, 'status') !== 'trialing') return [];
+  const customer = readCustomer(data);
   return [
     {
-      transactionId: stringAt(data, 'id', path),
+      transactionId: stringAt(data, 'id'),
       amount: 0,
-      currency: polarCurrency(stringAt(data, 'currency', path), `${path}.currency`),
+      currency: polarCurrency(stringAt(data, 'currency'), pathOf(data, 'currency')),
       trial: true,
       renewal: false,
       customerId: customer.customerId,
-      visitorId: visitorOf(nullableObjectAt(data, 'metadata', path), customer.metadata),
+      visitorId: visitorOf(metadataOf(data), customer.metadata),
       email: customer.email,
       paidAt: at,
       refundedTotal: null,

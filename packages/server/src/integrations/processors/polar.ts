@@ -13,7 +13,8 @@ import {
   type ProcessorEvent,
   type SignedDelivery,
 } from '../processor.js';
-import { dateAt, isObject, type JsonObject, stringAt } from './polar-fields.js';
+import { isJsonObject, type Located } from './json-fields.js';
+import { dateAt, stringAt } from './polar-fields.js';
 import { readOrder, readSubscriptionCreated } from './polar-order.js';
 import { verifyPolarSignature } from './polar-signature.js';
 
@@ -35,7 +36,7 @@ function verify(delivery: SignedDelivery, secret: string, now: Date): VerifiedPo
   }
 }
 
-type ReadPayments = (data: JsonObject, at: Date) => PaymentFacts[];
+type ReadPayments = (data: Located, at: Date) => PaymentFacts[];
 const READERS = new Map<string, ReadPayments>([
   ['order.paid', (data, at) => readOrder(data, at, false)],
   ['order.refunded', (data, at) => readOrder(data, at, true)],
@@ -43,17 +44,18 @@ const READERS = new Map<string, ReadPayments>([
 ]);
 
 function read(payload: unknown): ProcessorEvent {
-  if (!isObject(payload) || typeof payload.id !== 'string' || !('body' in payload))
+  if (!isJsonObject(payload) || typeof payload.id !== 'string' || !('body' in payload))
     throw new PayloadError('expected the { id, body } that polar.verify returns');
-  const body = payload.body;
-  if (!isObject(body)) throw new PayloadError('the body must be a JSON object');
-  const type = stringAt(body, 'type', 'body');
+  if (!isJsonObject(payload.body)) throw new PayloadError('the body must be a JSON object');
+  const body: Located = { value: payload.body, path: 'body' };
+  const type = stringAt(body, 'type');
   const event = { id: payload.id, type, payments: [] };
   const readPayments = READERS.get(type);
   if (!readPayments) return event;
-  const data = body.data;
-  if (!isObject(data)) throw new PayloadError('data must be an object');
-  return { ...event, payments: readPayments(data, dateAt(body, 'timestamp', 'body')) };
+  // Named `data`, not `body.data`, in messages.
+  const data = body.value.data;
+  if (!isJsonObject(data)) throw new PayloadError('data must be an object');
+  return { ...event, payments: readPayments({ value: data, path: 'data' }, dateAt(body, 'timestamp')) };
 }
 
 export const polar: Processor = {

@@ -6,11 +6,11 @@
  * for the versions named beside each field that moved.
  */
 import type { PaymentFacts } from '../processor.js';
+import type { Located } from './json-fields.js';
 import { amountFromStripe, currencyOf } from './stripe-amounts.js';
 import {
   dateAt,
   integerAt,
-  type Located,
   listEntriesAt,
   objectAt,
   optionalIdAt,

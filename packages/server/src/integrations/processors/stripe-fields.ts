@@ -1,58 +1,26 @@
 /**
- * Reading fields of a verified Stripe event body, where every value is `unknown` until checked.
- * A required field that is missing or of the wrong type is a `PayloadError` naming its path;
- * `null` is accepted wherever Stripe's API reference marks the field nullable.
+ * Stripe's own reads of a verified event body, and the shared ones (json-fields.ts) in Stripe's
+ * wording: a required field that is missing or of the wrong type is a `PayloadError` naming its
+ * path; `null` is accepted wherever Stripe's API reference marks the field nullable.
  */
 import { PayloadError } from '../processor.js';
+import { isJsonObject, jsonFieldReaders, type Located, pathOf } from './json-fields.js';
 
-export type JsonObject = Record<string, unknown>;
-
-/** A JSON object found at `path` in the event body, for messages that name the field. */
-export interface Located {
-  value: JsonObject;
-  path: string;
-}
-
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export const { objectAt, optionalObjectAt, stringAt, optionalStringAt } = jsonFieldReaders({
+  object: 'must be an object',
+  string: 'must be a non-empty string',
+  stringOrNull: 'must be a string or null',
+});
 
 function wrongField(path: string, expected: string): PayloadError {
   return new PayloadError(`${path} must be ${expected}`);
-}
-
-export function objectAt(parent: Located, key: string): Located {
-  const value = parent.value[key];
-  const path = `${parent.path}.${key}`;
-  if (!isJsonObject(value)) throw wrongField(path, 'an object');
-  return { value, path };
-}
-
-export function optionalObjectAt(parent: Located, key: string): Located | null {
-  const value = parent.value[key];
-  if (value === undefined || value === null) return null;
-  return objectAt(parent, key);
-}
-
-export function stringAt(parent: Located, key: string): string {
-  const value = parent.value[key];
-  if (typeof value !== 'string' || value.length === 0)
-    throw wrongField(`${parent.path}.${key}`, 'a non-empty string');
-  return value;
-}
-
-export function optionalStringAt(parent: Located, key: string): string | null {
-  const value = parent.value[key];
-  if (value === undefined || value === null || value === '') return null;
-  if (typeof value !== 'string') throw wrongField(`${parent.path}.${key}`, 'a string or null');
-  return value;
 }
 
 /** Stripe amounts and timestamps are non-negative integers. */
 export function integerAt(parent: Located, key: string): number {
   const value = parent.value[key];
   if (!Number.isSafeInteger(value) || (value as number) < 0)
-    throw wrongField(`${parent.path}.${key}`, 'a non-negative integer');
+    throw wrongField(pathOf(parent, key), 'a non-negative integer');
   return value as number;
 }
 
@@ -68,7 +36,7 @@ export function optionalIntegerAt(parent: Located, key: string): number | null {
  */
 export function optionalIdAt(parent: Located, key: string): string | null {
   const value = parent.value[key];
-  if (isJsonObject(value)) return stringAt({ value, path: `${parent.path}.${key}` }, 'id');
+  if (isJsonObject(value)) return stringAt({ value, path: pathOf(parent, key) }, 'id');
   return optionalStringAt(parent, key);
 }
 

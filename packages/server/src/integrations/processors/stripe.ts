@@ -4,6 +4,7 @@
  * event type is acknowledged and ignored.
  */
 import { PayloadError, type Processor, type ProcessorEvent } from '../processor.js';
+import { isJsonObject, type Located } from './json-fields.js';
 import {
   invoicePaymentAliases,
   readChargeRefunded,
@@ -13,7 +14,7 @@ import {
   readSubscriptionCreated,
   type StripeObject,
 } from './stripe-events.js';
-import { dateAt, isJsonObject, type Located, objectAt, stringAt } from './stripe-fields.js';
+import { dateAt, objectAt, stringAt } from './stripe-fields.js';
 import { verifyStripe } from './stripe-signature.js';
 
 /** The event types a Stripe webhook endpoint should send (README: "Connect Stripe"). */
