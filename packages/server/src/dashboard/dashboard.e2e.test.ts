@@ -211,12 +211,12 @@ describe.skipIf(ON_POSTGRES)('a seeded shop', () => {
     await map.waitFor();
     await locations.getByRole('button', { name: 'Cities' }).focus();
     await page.keyboard.press('Tab');
-    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+    const focused = () => page.evaluate<string | null>('document.activeElement.getAttribute("aria-label")');
     expect(await focused()).toMatch(/^United States: \d+ visitors$/);
     await page.keyboard.press('ArrowRight');
     const second = await focused();
     expect(second).toMatch(/^(?!United States).+: \d+ visitors$/);
-    const code = await page.evaluate(() => document.activeElement?.getAttribute('data-code'));
+    const code = await page.evaluate<string | null>('document.activeElement.getAttribute("data-code")');
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'overview-map-keyboard');
     await page.keyboard.press('Enter');
