@@ -11,6 +11,7 @@
  * --runs <n> (5), --keep (leave a database seeded here).
  */
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { chromium } from 'playwright-core';
 import { currentLoad, describeMachine, runBenchmark } from '../lib.mjs';
 import { DATABASE_NAME, runOnPostgres } from '../stats/engines.mjs';
@@ -233,6 +234,31 @@ function printSet(title, loads, alone) {
   console.log(`the calls one after another, alone: ${ms(sum)} in all`);
 }
 
+/**
+ * How much of the big site every report reads raw: the days the rollup job has not built (the
+ * current day at least), which grow through the day. Figures from late in a UTC day are the
+ * slowest of that day.
+ */
+async function describeUnbuilt(database) {
+  const client = new pg.Client({ connectionString: database });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `select count(*)::int as pageviews, to_char(now() at time zone 'UTC', 'HH24:MI') as at
+       from events e join sites s on s.id = e.site_id
+       where s.domain = $1 and e.type = 'pageview'
+         and e.occurred_at >= coalesce(
+           (select max(d.day) + 1 from stats_rollup_days d where d.site_id = s.id)::timestamp at time zone 'UTC',
+           '-infinity')`,
+      [BIG_SITE],
+    );
+    const { pageviews, at } = rows[0];
+    return `started at ${at} UTC, with ${pageviews.toLocaleString('en')} pageviews of days not built yet, read raw`;
+  } finally {
+    await client.end();
+  }
+}
+
 async function main(cleanups) {
   const options = readOptions();
   const startLoad = currentLoad();
@@ -240,6 +266,8 @@ async function main(cleanups) {
   // startServer builds the server and the dashboard first when their dist is missing or stale.
   const server = await startServer({ DATABASE_URL: database }, newSetupToken(), cleanups);
   const uuid = await bigSiteUuid(server.baseUrl, await signIn(server.baseUrl));
+  const unbuilt = await describeUnbuilt(database);
+  log(unbuilt);
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: [
@@ -264,7 +292,7 @@ async function main(cleanups) {
     }
   }
   console.log(
-    `\n---\n${describeMachine(startLoad)}; Chromium ${browser.version()}, 1280×900; ` +
+    `\n---\n${describeMachine(startLoad)}; Chromium ${browser.version()}, 1280×900; ${unbuilt}; ` +
       `1 warm-up + ${options.runs} timed loads per set`,
   );
 }
