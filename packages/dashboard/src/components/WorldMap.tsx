@@ -75,7 +75,7 @@ export function WorldMap({
     } else if (event.key in next) {
       const to = ranked[Math.min(ranked.length - 1, Math.max(0, next[event.key] as number))];
       if (!to) return;
-      setFocused(to.code);
+      // Its onFocus makes it the current country.
       svg.current?.querySelector<SVGPathElement>(`[data-code="${to.code}"]`)?.focus();
     } else return;
     event.preventDefault();
