@@ -1,4 +1,4 @@
-/** Row types of the stats rollups (migrations/024_stats_rollups.sql). */
+/** Row types of the stats rollups (migrations/024_stats_rollups.sql, 030_rollup_people_count.sql). */
 import type { Timestamp } from './column-types.js';
 
 export interface StatsVisitRollupsTable {
@@ -16,6 +16,8 @@ export interface StatsVisitRollupsTable {
   continued_visits: number;
   /** A stored PeopleSketch (stats/rollups/people-sketch.ts). */
   people: Uint8Array;
+  /** The sketch's count; null on rows built before migration 030 and not counted yet. */
+  people_count: number | null;
 }
 
 export interface StatsMonthRollupsTable extends Omit<StatsVisitRollupsTable, 'day'> {

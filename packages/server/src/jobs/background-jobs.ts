@@ -108,7 +108,7 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
     intervalMs: MINUTE_MS,
     run: async () => {
       const report = await app.services.statsRollups.runOnce();
-      if (report.built + report.stale > 0)
+      if (report.built + report.stale + report.counted > 0)
         app.log.info({ job: 'stats-rollups', ...report }, 'stats rollups built');
     },
     onError: (error) => app.log.error({ err: error, job: 'stats-rollups' }, 'stats rollups failed'),

@@ -115,10 +115,14 @@ async function pagedInDatabase(
   withTotalRows: boolean,
   estimated: Set<Metric>,
 ) {
+  const [first] = q.orderBy;
+  // Ordered by people first and paged: the rollups read the sketches of the rows it can reach.
+  const top =
+    q.limit !== null && first?.[0] === 'visitors' && first[1] === 'desc' ? q.offset + q.limit : undefined;
   const fromRollups =
     plan.visit.length > 0
-      ? await readVisitGroupsFromRollups(db, q, plan.visit)
-      : await readPageGroupsFromRollups(db, q, plan.pageview);
+      ? await readVisitGroupsFromRollups(db, q, plan.visit, { top })
+      : await readPageGroupsFromRollups(db, q, plan.pageview, { top });
   if (fromRollups) {
     if (fromRollups.peopleEstimated) estimated.add('visitors');
     const ordered = orderRows(fromRollups.rows, q);
@@ -126,7 +130,7 @@ async function pagedInDatabase(
       rows: (q.limit === null ? ordered.slice(q.offset) : ordered.slice(q.offset, q.offset + q.limit)).map(
         ({ dimensions, metrics }) => ({ dimensions, metrics }),
       ),
-      totalRows: withTotalRows ? ordered.length : undefined,
+      totalRows: withTotalRows ? fromRollups.groupCount : undefined,
       unconverted: [],
     };
   }

@@ -89,6 +89,7 @@ export const rowOf = (siteId: string, group: RollupGroup) => ({
   engaged_seconds: group.engagedSeconds,
   continued_visits: group.continuedVisits,
   people: group.people.encode(),
+  people_count: group.people.count(),
 });
 
 /**

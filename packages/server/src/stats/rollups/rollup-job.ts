@@ -4,8 +4,9 @@
  * made stale (a link merges a visitor id into a person, which changes the people of every day
  * that visitor id visited), then builds the days not built yet, oldest first, from the month of
  * the site's first visit to the last day that can have ended (a visit may go on up to 30 idle
- * minutes past midnight), then merges every month whose days are all built (rollup-month.ts). Safe in several processes at once: a day's build is one transaction that takes the
- * day's row first.
+ * minutes past midnight), then merges every month whose days are all built (rollup-month.ts).
+ * Last, it counts the people of some rows built before their count was stored. Safe in several
+ * processes at once: a day's build is one transaction that takes the day's row first.
  */
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/types.js';
@@ -14,6 +15,7 @@ import { DAY_MS, MINUTE_MS } from '../../lib/clock.js';
 import { firstWholeRawDay } from '../../retention/retention-limits.js';
 import { buildRollupDay, deleteRollupRows } from './rollup-day.js';
 import { mergeRollupMonth, monthsToMerge } from './rollup-month.js';
+import { countRollupPeople } from './rollup-people-counts.js';
 
 /**
  * Longer than any ingest transaction takes to commit: a link is certainly visible this long
@@ -33,7 +35,12 @@ export interface RollupRunReport {
   stale: number;
   /** Days left for a later run: a visit of theirs may still go on, or the run's budget was spent. */
   waiting: number;
+  /** Rows built before their people count was stored, counted now (rollup-people-counts.ts). */
+  counted: number;
 }
+
+/** Older rollup rows counted per table and run: a few seconds' work. */
+const COUNT_BATCH = 20_000;
 
 export function createStatsRollups({ db, clock }: { db: Kysely<DB>; clock: Clock }) {
   /** The last UTC day whose visits can all have ended by `now`. */
@@ -96,7 +103,7 @@ export function createStatsRollups({ db, clock }: { db: Kysely<DB>; clock: Clock
     async runOnce({ maxDays = 400 }: { maxDays?: number } = {}): Promise<RollupRunReport> {
       const now = clock.now();
       const lastDay = lastClosableDay(now);
-      const report: RollupRunReport = { built: 0, months: 0, stale: 0, waiting: 0 };
+      const report: RollupRunReport = { built: 0, months: 0, stale: 0, waiting: 0, counted: 0 };
       // A site being erased is left alone: its visits are going.
       const sites = await db
         .selectFrom('sites')
@@ -118,6 +125,7 @@ export function createStatsRollups({ db, clock }: { db: Kysely<DB>; clock: Clock
           if (await mergeRollupMonth(db, id, month, now)) report.months += 1;
         }
       }
+      report.counted = await countRollupPeople(db, COUNT_BATCH);
       return report;
     },
   };

@@ -8,7 +8,7 @@
  * two are merged here: sums add up, people merge as sketches (people-sketch.ts). Anything else
  * answers null, and the caller reads the raw visits.
  */
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { DAY_MS } from '../../lib/clock.js';
 import { filterSql } from '../filter-sql.js';
@@ -19,12 +19,23 @@ import { isTimeDimension, isVisitDimension, type VisitMetric } from '../stats-vo
 import { dayBucketSql } from '../visit-columns.js';
 import { visitsPerPersonSql } from '../visit-grain.js';
 import { PeopleSketch, personHash } from './people-sketch.js';
-import { PAGE, TOTAL } from './rollup-day.js';
+import { monthOf, PAGE, TOTAL } from './rollup-day.js';
 
 export interface VisitGroups {
+  /** With `top`, only the groups that could be among the first `top`. */
   rows: GroupedRow[];
+  /** Every group, including those left out of `rows`. */
+  groupCount: number;
   /** Some people were counted with a sketch's registers: `visitors` is an estimate. */
   peopleEstimated: boolean;
+}
+
+export interface RollupReadOptions {
+  /**
+   * The rows a breakdown by one dimension, ordered by visitors descending, returns (its offset
+   * and limit): the sketches are read only for the values whose bounds can reach them.
+   */
+  top?: number;
 }
 
 interface Group {
@@ -34,6 +45,9 @@ interface Group {
   bounces: number;
   engaged: number;
   people: PeopleSketch;
+  /** Bounds of the people before their sketches are read: the largest part, the sum of parts. */
+  peopleAtLeast: number;
+  peopleAtMost: number;
 }
 
 const share = (part: number, of: number, scale: number) =>
@@ -119,15 +133,17 @@ function daysOfMonth(month: string): string[] {
 
 /**
  * The rollup rows of one dimension in the range, as `r`: the whole months from the month rows
- * (`day` their first day), the other days from the day rows.
+ * (`day` their first day), the other built days from the day rows. The days are listed, not
+ * given as a range less the months: a year of pages would read every day row to keep a month's.
  */
-function rollupRows(q: GrainQuery, dimension: string, months: string[]) {
-  const columns = sql`site_id, dimension, value, visits, pageviews, bounces, engaged_seconds, continued_visits, people`;
+function rollupRows(q: GrainQuery, dimension: string, { days, months }: Built) {
+  const inMonths = new Set(months);
+  const ownDays = [...days].filter((day) => !inMonths.has(monthOf(day)));
+  const columns = sql`site_id, dimension, value, visits, pageviews, bounces, engaged_seconds, continued_visits, people, people_count`;
   return sql`(
     select ${columns}, day from stats_visit_rollups
     where site_id = ${q.siteId} and dimension = ${dimension}
-      and day between ${q.from}::date and ${q.to}::date
-      and date_trunc('month', day)::date <> all(${months}::date[])
+      and day = any(${ownDays}::date[])
     union all
     select ${columns}, month as day from stats_month_rollups
     where site_id = ${q.siteId} and dimension = ${dimension} and month = any(${months}::date[])
@@ -145,7 +161,10 @@ function groupsByDimensions() {
       const key = dimensions.length === 1 ? (dimensions[0] as string | null) : JSON.stringify(dimensions);
       let group = groups.get(key);
       if (!group) {
-        group = { dimensions, visits: 0, pageviews: 0, bounces: 0, engaged: 0, people: new PeopleSketch() };
+        group = {
+          ...{ dimensions, visits: 0, pageviews: 0, bounces: 0, engaged: 0 },
+          ...{ people: new PeopleSketch(), peopleAtLeast: 0, peopleAtMost: 0 },
+        };
         groups.set(key, group);
       }
       return group;
@@ -157,30 +176,62 @@ const dimensionsOf = (q: GrainQuery, row: Record<string, unknown>, prefix: strin
   q.dimensions.map((_, i) => (row[`${prefix}${i}`] ?? null) as string | null);
 
 function answer(
-  groups: Map<string | null, Group>,
+  groups: Group[],
+  groupCount: number,
   metrics: (VisitMetric | PageviewMetric)[],
   countsPeople: boolean,
 ): VisitGroups {
-  const rows = [...groups.values()].map((group) => ({
+  const rows = groups.map((group) => ({
     dimensions: group.dimensions,
     metrics: metrics.map((name) => METRICS[name](group)),
     extras: [],
   }));
-  const peopleEstimated = countsPeople && [...groups.values()].some((group) => group.people.approximate);
-  return { rows, peopleEstimated };
+  const peopleEstimated = countsPeople && groups.some((group) => group.people.approximate);
+  return { rows, groupCount, peopleEstimated };
 }
+
+/**
+ * Whether people are read in two steps (`top`): first every row's people count, then the
+ * sketches of the values that can reach the top. Only for one dimension that is not time.
+ */
+const readsTopOnly = (q: GrainQuery, countsPeople: boolean, top: number | undefined): top is number =>
+  top !== undefined &&
+  top >= 1 &&
+  countsPeople &&
+  q.dimensions.length === 1 &&
+  !isTimeDimension(q.dimensions[0] as string);
+
+/** The rollup row's part of its group's people bounds; a row counted before migration 030 has none. */
+function boundPeople(group: Group, count: unknown): void {
+  if (count === null || count === undefined) {
+    group.peopleAtMost = Number.POSITIVE_INFINITY;
+    return;
+  }
+  group.peopleAtMost += Number(count);
+  group.peopleAtLeast = Math.max(group.peopleAtLeast, Number(count));
+}
+
+/**
+ * Slack on the bounds: counts of sketches with registers are estimates (1.6% standard error
+ * each), so a sum of them may fall a little short of the count of their merge.
+ */
+const ESTIMATE_SLACK = 1.1;
 
 export async function readVisitGroupsFromRollups(
   db: Kysely<DB>,
   q: GrainQuery,
   metrics: VisitMetric[],
+  { top }: RollupReadOptions = {},
 ): Promise<VisitGroups | null> {
   const dimension = rollupDimension(q);
   if (dimension === null) return null;
   const countsPeople = metrics.includes('visitors');
+  const topOnly = readsTopOnly(q, countsPeople, top);
   return withBuiltDays(db, q, async (trx, built) => {
     const { groups, of } = groupsByDimensions();
     const value = sql<string | null>`nullif(r.value, '')`;
+    const rows = sql`${rollupRows(q, dimension, built)}
+      where (${filterSql({ op: 'and', filters: q.filters }, 'visits', dimension === TOTAL ? {} : { [dimension]: value })})`;
     const { rows: rolled } = await sql<Record<string, unknown>>`
       select ${sql.join([
         ...q.dimensions.map((name, i) => {
@@ -188,10 +239,9 @@ export async function readVisitGroupsFromRollups(
           return sql`${expression} as ${sql.ref(`d${i}`)}`;
         }),
         sql`r.visits, r.pageviews, r.bounces, r.engaged_seconds::float8 as engaged`,
-        countsPeople ? sql`r.people` : sql`null as people`,
+        peopleColumns(countsPeople, topOnly, sql`r`),
       ])}
-      from ${rollupRows(q, dimension, built.months)}
-      where ${filterSql({ op: 'and', filters: q.filters }, 'visits', dimension === TOTAL ? {} : { [dimension]: value })}
+      from ${rows}
     `.execute(trx);
     for (const row of rolled) {
       const group = of(dimensionsOf(q, row, 'd'));
@@ -199,7 +249,8 @@ export async function readVisitGroupsFromRollups(
       group.pageviews += Number(row.pageviews);
       group.bounces += Number(row.bounces);
       group.engaged += Number(row.engaged);
-      if (row.people) group.people.merge(row.people as Uint8Array);
+      if (topOnly) boundPeople(group, row.people_count);
+      else if (row.people) group.people.merge(row.people as Uint8Array);
     }
 
     const withBounces = metrics.includes('bounce_rate');
@@ -219,7 +270,15 @@ export async function readVisitGroupsFromRollups(
 
     // An aggregate is one row even when nothing happened.
     if (q.dimensions.length === 0 && groups.size === 0) of([]);
-    return answer(groups, metrics, countsPeople);
+    if (!topOnly) return answer([...groups.values()], groups.size, metrics, countsPeople);
+    const merged = await mergeTop(groups, top, (values) =>
+      mergeSketches(
+        trx,
+        groups,
+        sql`select ${value} as key, r.people from ${rows} and r.value = any(${values}::text[])`,
+      ),
+    );
+    return answer(merged, groups.size, metrics, countsPeople);
   });
 }
 
@@ -239,9 +298,11 @@ export async function readPageGroupsFromRollups(
   db: Kysely<DB>,
   q: GrainQuery,
   metrics: PageviewMetric[],
+  { top }: RollupReadOptions = {},
 ): Promise<VisitGroups | null> {
   if (!isPageQuery(q)) return null;
   const countsPeople = metrics.includes('visitors');
+  const topOnly = readsTopOnly(q, countsPeople, top);
   const time = q.dimensions.find(isTimeDimension);
   /** Whether `day` and the day before are both in the range and in one group. */
   const joinsDayBefore = (day: string) =>
@@ -251,6 +312,10 @@ export async function readPageGroupsFromRollups(
       (time === 'time:month' && !day.endsWith('-01')));
   return withBuiltDays(db, q, async (trx, built) => {
     const { groups, of } = groupsByDimensions();
+    const rows = sql`(
+        select r.*, nullif(r.value, '') as path from ${rollupRows(q, PAGE, built)}
+      ) e
+      where (${filterSql({ op: 'and', filters: q.filters }, 'pageviews')})`;
     const { rows: rolled } = await sql<Record<string, unknown>>`
       select ${sql.join([
         ...q.dimensions.map((name, i) => {
@@ -258,19 +323,17 @@ export async function readPageGroupsFromRollups(
           return sql`${expression} as ${sql.ref(`d${i}`)}`;
         }),
         sql`to_char(e.day, 'YYYY-MM-DD') as day, e.visits, e.pageviews, e.continued_visits`,
-        countsPeople ? sql`e.people` : sql`null as people`,
+        peopleColumns(countsPeople, topOnly, sql`e`),
       ])}
-      from (
-        select r.*, nullif(r.value, '') as path from ${rollupRows(q, PAGE, built.months)}
-      ) e
-      where ${filterSql({ op: 'and', filters: q.filters }, 'pageviews')}
+      from ${rows}
     `.execute(trx);
     for (const row of rolled) {
       const group = of(dimensionsOf(q, row, 'd'));
       group.pageviews += Number(row.pageviews);
       group.visits +=
         Number(row.visits) - (joinsDayBefore(String(row.day)) ? Number(row.continued_visits) : 0);
-      if (row.people) group.people.merge(row.people as Uint8Array);
+      if (topOnly) boundPeople(group, row.people_count);
+      else if (row.people) group.people.merge(row.people as Uint8Array);
     }
 
     for (const [from, to] of daysNotBuilt(q.from, q.to, built.days)) {
@@ -284,8 +347,64 @@ export async function readPageGroupsFromRollups(
         if (countsPeople) group.people.add(personHash(String(row.person)));
       }
     }
-    return answer(groups, metrics, countsPeople);
+    if (!topOnly) return answer([...groups.values()], groups.size, metrics, countsPeople);
+    const merged = await mergeTop(groups, top, (values) =>
+      mergeSketches(
+        trx,
+        groups,
+        sql`select e.path as key, e.people from ${rows} and e.value = any(${values}::text[])`,
+      ),
+    );
+    return answer(merged, groups.size, metrics, countsPeople);
   });
+}
+
+/** The people columns of a rollup row (`from` its alias): the sketch, its count, or neither. */
+const peopleColumns = (countsPeople: boolean, topOnly: boolean, from: RawBuilder<unknown>) =>
+  topOnly
+    ? sql`${from}.people_count, null as people`
+    : countsPeople
+      ? sql`${from}.people`
+      : sql`null as people`;
+
+/**
+ * Merges the stored people of the groups that may be among the first `top` by people, in two
+ * rounds, and returns those groups. Bounds alone rule out little over a long range (a month's
+ * people is a weak lower bound of a year's), so the first round merges the 2 × `top` groups with
+ * the largest upper bounds; the `top`-th largest of their exact counts and the others' lower
+ * bounds is a floor that `top` groups reach, and the second round merges only the other groups
+ * whose upper bound (with the slack) reaches it. `mergeStored` merges the rows of the given
+ * stored values ('' for null).
+ */
+async function mergeTop(
+  groups: Map<string | null, Group>,
+  top: number,
+  mergeStored: (values: string[]) => Promise<void>,
+): Promise<Group[]> {
+  const storedValues = (chosen: Group[]) => chosen.map((group) => group.dimensions[0] ?? '');
+  const byUpperBound = [...groups.values()];
+  // The raw days' people, all a sketch holds so far, are one more part of the bounds.
+  for (const group of byUpperBound) {
+    const raw = group.people.count();
+    group.peopleAtMost += raw;
+    group.peopleAtLeast = Math.max(group.peopleAtLeast, raw);
+  }
+  byUpperBound.sort((a, b) => b.peopleAtMost - a.peopleAtMost);
+  const first = byUpperBound.slice(0, 2 * top);
+  const rest = byUpperBound.slice(2 * top);
+  await mergeStored(storedValues(first));
+  if (rest.length === 0) return first;
+  const known = [...first.map((group) => group.people.count()), ...rest.map((group) => group.peopleAtLeast)];
+  const floor = known.sort((a, b) => b - a)[top - 1] as number;
+  const second = rest.filter((group) => group.peopleAtMost * ESTIMATE_SLACK >= floor);
+  if (second.length > 0) await mergeStored(storedValues(second));
+  return [...first, ...second];
+}
+
+/** Merges the sketches `rows` selects (`key`: the group's value, `people`) into their groups. */
+async function mergeSketches(trx: Kysely<DB>, groups: Map<string | null, Group>, rows: RawBuilder<unknown>) {
+  const { rows: stored } = await sql<{ key: string | null; people: Uint8Array }>`${rows}`.execute(trx);
+  for (const row of stored) groups.get(row.key)?.people.merge(row.people);
 }
 
 /** The runs of consecutive days from `from` to `to` (inclusive) that are not in `built`. */

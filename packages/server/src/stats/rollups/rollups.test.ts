@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { collect, newVisitorId, pageview } from '../../ingest/ingest.fixtures.js';
 import { bearer, useTestApp } from '../../test/app.js';
 import { insertSite } from '../../test/factories.js';
+import { PeopleSketch, personHash } from './people-sketch.js';
 
 describe('stats rollups', () => {
   const t = useTestApp();
@@ -17,7 +18,7 @@ describe('stats rollups', () => {
    * 400 days across every site of the file, in an order the random site ids decide.
    */
   const run = async () => {
-    const total = { built: 0, months: 0, stale: 0, waiting: 0 };
+    const total = { built: 0, months: 0, stale: 0, waiting: 0, counted: 0 };
     for (;;) {
       const report = await t.app.services.statsRollups.runOnce();
       total.built += report.built;
@@ -233,6 +234,7 @@ describe('stats rollups', () => {
       { limit: 2, offset: 4, include: { total_rows: true } },
       { limit: 1, order_by: [['visitors', 'desc']] },
       { limit: 5, order_by: [['pageviews', 'desc']] },
+      { limit: 3, dimensions: ['visit:entry_page'] },
     ].map((body) => ({ dimensions: ['event:page'], date_range: ['2026-07-06', '2026-07-07'], ...body }));
     const raw = [];
     for (const body of asks) raw.push(await query(site, body));
@@ -246,6 +248,36 @@ describe('stats rollups', () => {
     for (const [i, body] of asks.entries())
       expect((await query(site, body)).results, JSON.stringify(body)).toEqual(raw[i].results);
     expect((await query(site, asks[1] as Record<string, unknown>)).meta.total_rows).toBe(12);
+
+    // The sketches of pages that cannot reach the top are never read: with /p1's swapped for a
+    // thousand other people, the top three stand, as its stored counts (1 a day) rule it out.
+    const thousand = new PeopleSketch();
+    for (let i = 0; i < 1000; i++) thousand.add(personHash(`someone-${i}`));
+    const p1 = (table: 'stats_visit_rollups' | 'stats_month_rollups') =>
+      t.database.db
+        .updateTable(table)
+        .where('site_id', '=', site.id)
+        .where('value', '=', '/p1')
+        .where('dimension', 'in', ['event:page', 'visit:entry_page']);
+    await p1('stats_visit_rollups').set({ people: thousand.encode() }).execute();
+    for (const i of [0, 4])
+      expect((await query(site, asks[i] as Record<string, unknown>)).results).toEqual(raw[i].results);
+    // A row built before counts were stored (null) bounds nothing: its sketch is read.
+    await p1('stats_visit_rollups').set({ people_count: null }).execute();
+    const unbounded = await query(site, asks[0] as Record<string, unknown>);
+    expect(unbounded.results[0].dimensions).toEqual(['/p1']);
+    expect(unbounded.meta.approximate).toEqual(['visitors']);
+    // The job counts such rows from their sketches, and then they bound as any other.
+    expect((await t.app.services.statsRollups.runOnce()).counted).toBe(4);
+    const counts = await t.database.db
+      .selectFrom('stats_visit_rollups')
+      .select('people_count')
+      .where('site_id', '=', site.id)
+      .where('value', '=', '/p1')
+      .where('dimension', 'in', ['event:page', 'visit:entry_page'])
+      .execute();
+    expect(counts.map((row) => row.people_count)).toEqual([1, 1, 1, 1].map(() => thousand.count()));
+    expect(await query(site, asks[0] as Record<string, unknown>)).toEqual(unbounded);
   });
 
   it('merges a whole month into one row per value, and answers long ranges from it as from the days', async () => {
