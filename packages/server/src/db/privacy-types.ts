@@ -5,7 +5,7 @@ import type { NullableTimestamp, Timestamp } from './column-types.js';
 export type PrivacyRequestType = 'access' | 'erasure';
 export type PrivacyRequestStatus = 'pending' | 'running' | 'completed' | 'failed';
 export type SubjectKind = 'visitor_id' | 'user_id' | 'email' | 'handle' | 'customer_id';
-/** `day`: a UTC day the person visited on, whose rollups hold them. */
+/** `day`: a UTC day the person visited or converted on, whose rollups hold them. */
 export type ScopeKind = 'visitor' | 'person_key' | 'customer' | 'day';
 
 export interface MatchedCounts {

@@ -1,5 +1,8 @@
-/** Row types of the stats rollups (migrations/024_stats_rollups.sql, 030_rollup_people_count.sql). */
-import type { Timestamp } from './column-types.js';
+/**
+ * Row types of the stats rollups (migrations/024_stats_rollups.sql, 030_rollup_people_count.sql,
+ * 032_goal_rollups.sql).
+ */
+import type { NullableTimestamp, Timestamp } from './column-types.js';
 
 export interface StatsVisitRollupsTable {
   site_id: string;
@@ -42,10 +45,43 @@ export interface StatsRollupSitesTable {
   links_checked_at: Timestamp;
 }
 
+export interface StatsGoalRollupsTable {
+  site_id: string;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  /** The goal: the conversion event's name. */
+  name: string;
+  /** Conversions a site sent (not the payment events the product records). */
+  events: number;
+  conversions: number;
+  /** A stored PeopleSketch, and its count. */
+  people: Uint8Array;
+  people_count: number;
+}
+
+export interface StatsGoalValueRollupsTable {
+  site_id: string;
+  day: string;
+  name: string;
+  currency: string;
+  /** Summed value in minor units of `currency` (numeric, read as a string). */
+  value_minor: string | number;
+}
+
+export interface StatsGoalRollupDaysTable {
+  site_id: string;
+  day: string;
+  /** Null: the day's goals are to be built again (a conversion came for it later). */
+  built_at: NullableTimestamp;
+}
+
 export interface StatsTables {
   stats_visit_rollups: StatsVisitRollupsTable;
   stats_rollup_days: StatsRollupDaysTable;
   stats_rollup_sites: StatsRollupSitesTable;
   stats_month_rollups: StatsMonthRollupsTable;
   stats_rollup_months: StatsRollupMonthsTable;
+  stats_goal_rollups: StatsGoalRollupsTable;
+  stats_goal_value_rollups: StatsGoalValueRollupsTable;
+  stats_goal_rollup_days: StatsGoalRollupDaysTable;
 }

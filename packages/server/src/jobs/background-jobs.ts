@@ -103,12 +103,13 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
 
   // ── Background worker: stats rollups (stats/rollups/rollup-job.ts), every minute ─────────
   // Builds the visit rollups of days whose visits have all ended (up to 400 days a run, so a
-  // year of a site after an upgrade takes one run), and drops days that identity links changed.
+  // year of a site after an upgrade takes one run), and drops days that identity links changed;
+  // and the goal rollups of ended days, again for days a late conversion changed.
   const statsRollups = startPeriodicJob({
     intervalMs: MINUTE_MS,
     run: async () => {
       const report = await app.services.statsRollups.runOnce();
-      if (report.built + report.stale + report.counted > 0)
+      if (report.built + report.stale + report.counted + report.goalDays > 0)
         app.log.info({ job: 'stats-rollups', ...report }, 'stats rollups built');
     },
     onError: (error) => app.log.error({ err: error, job: 'stats-rollups' }, 'stats rollups failed'),

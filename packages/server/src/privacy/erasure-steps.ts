@@ -11,8 +11,10 @@
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../db/types.js';
+import { buildGoalRollupDay } from '../stats/rollups/goal-rollup-day.js';
 import { personHash, swapPeople } from '../stats/rollups/people-sketch.js';
 import { buildRollupDay, monthOf } from '../stats/rollups/rollup-day.js';
+import { lastClosableDay } from '../stats/rollups/rollup-job.js';
 import { ownEvents, personEventIds, personRows, personVisitIds, type RequestRef } from './person-rows.js';
 import { scopeValues } from './scope.js';
 
@@ -50,22 +52,31 @@ const namesPerson = (ref: RequestRef, data: RawBuilder<unknown>) =>
   sql`(${data} ->> 'event_id' in ${personEventIds(ref)} or ${data} ->> 'visit_id' in ${personVisitIds(ref)})`;
 
 /**
- * Builds the closed days the person visited on that the rollup job has not built yet, so their
- * totals keep the person's visits after the visits are gone. A day still open is built later,
- * without them: today's figures may drop by what was erased.
+ * Builds the closed days the person visited or converted on that the rollup job has not built
+ * yet (their visits, and their goals), so their totals keep the person's visits and conversions
+ * after those are gone. A day still open is built later, without them: today's figures may drop
+ * by what was erased.
  */
 const buildRollups: ErasureStep = {
   name: 'rollups',
   async run(db, ref, _limit, now) {
     const days = await scopeValues(db, ref.requestId, 'day');
-    const built = await db
-      .selectFrom('stats_rollup_days')
-      .select(sql<string>`to_char(day, 'YYYY-MM-DD')`.as('day'))
-      .where('site_id', '=', ref.siteId)
-      .where(sql<boolean>`day = any(${days}::date[])`)
-      .execute();
-    const done = new Set(built.map((row) => row.day));
-    for (const day of days) if (!done.has(day)) await buildRollupDay(db, ref.siteId, day, now);
+    const builtOf = async (table: 'stats_rollup_days' | 'stats_goal_rollup_days') => {
+      const rows = await db
+        .selectFrom(table)
+        .select(sql<string>`to_char(day, 'YYYY-MM-DD')`.as('day'))
+        .where('site_id', '=', ref.siteId)
+        .where(sql<boolean>`day = any(${days}::date[]) and built_at is not null`)
+        .execute();
+      return new Set(rows.map((row) => row.day));
+    };
+    const visitsBuilt = await builtOf('stats_rollup_days');
+    for (const day of days) if (!visitsBuilt.has(day)) await buildRollupDay(db, ref.siteId, day, now);
+    const goalsBuilt = await builtOf('stats_goal_rollup_days');
+    const lastDay = lastClosableDay(now);
+    for (const day of days) {
+      if (!goalsBuilt.has(day) && day <= lastDay) await buildGoalRollupDay(db, ref.siteId, day, now);
+    }
     return 0;
   },
 };
@@ -118,7 +129,8 @@ const swapRollupPeople: ErasureStep = {
     );
     const days = await scopeValues(db, ref.requestId, 'day');
     const months = [...new Set(days.map(monthOf))];
-    let changed = 0;
+    let changed = await swapGoalPeople(db, ref.siteId, days, swaps, limit);
+    if (changed >= limit) return changed;
     for (const [table, column, values] of [
       ['stats_visit_rollups', 'day', days],
       ['stats_month_rollups', 'month', months],
@@ -141,6 +153,30 @@ const swapRollupPeople: ErasureStep = {
     return changed;
   },
 };
+
+/** swapRollupPeople's swap in the goal rollups of those days; how many rows changed, up to `limit`. */
+async function swapGoalPeople(
+  db: Kysely<DB>,
+  siteId: string,
+  days: string[],
+  swaps: Map<number, number>,
+  limit: number,
+): Promise<number> {
+  const { rows } = await sql<{ at: string; name: string; people: Uint8Array }>`
+    select day::text as at, name, people from stats_goal_rollups
+    where site_id = ${siteId} and day = any(${days}::date[])
+  `.execute(db);
+  let changed = 0;
+  for (const row of rows) {
+    const swapped = swapPeople(row.people, swaps);
+    if (!swapped) continue;
+    await sql`update stats_goal_rollups set people = ${swapped}
+      where site_id = ${siteId} and day = ${row.at}::date and name = ${row.name}`.execute(db);
+    changed += 1;
+    if (changed >= limit) break;
+  }
+  return changed;
+}
 
 export const ERASURE_STEPS: readonly ErasureStep[] = [
   buildRollups,

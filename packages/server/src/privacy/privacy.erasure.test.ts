@@ -47,17 +47,17 @@ describe('privacy erasure', () => {
     };
   }
 
-  const statsOver = async (from: string, to: string, dimensions: string[] = []) => {
+  const statsOver = async (
+    from: string,
+    to: string,
+    dimensions: string[] = [],
+    metrics = ['visitors', 'visits', 'pageviews', 'bounce_rate', 'visit_duration'],
+  ) => {
     const response = await t.request({
       method: 'POST',
       url: '/v1/stats/query',
       headers: bearer(t.owner.apiKey),
-      payload: {
-        site_id: w.site.site_id,
-        metrics: ['visitors', 'visits', 'pageviews', 'bounce_rate', 'visit_duration'],
-        date_range: [from, to],
-        dimensions,
-      },
+      payload: { site_id: w.site.site_id, metrics, date_range: [from, to], dimensions },
     });
     expect(response.statusCode, response.body).toBe(200);
     return response.json().results;
@@ -92,10 +92,19 @@ describe('privacy erasure', () => {
       total: await statsOver(from, to),
       byDay: await statsOver(from, to, ['time:day']),
       byChannel: await statsOver(from, to, ['visit:ai_source']),
+      byGoal: await statsOver(from, to, ['event:goal'], ['visitors', 'conversions', 'events']),
       revenue: await revenueOver(from, to),
     };
+    expect(before.byGoal.length).toBeGreaterThan(0);
     const adaBefore = (await findTraces(t.database.db, needlesOf(ada))).map((trace) => trace.table);
-    for (const table of ['visits', 'events', 'identity_links', 'payments', 'stats_visit_rollups'])
+    for (const table of [
+      'visits',
+      'events',
+      'identity_links',
+      'payments',
+      'stats_visit_rollups',
+      'stats_goal_rollups',
+    ])
       expect(adaBefore).toContain(table);
     const aiVisitsOf = (person: SeededPerson) =>
       t.database.db
@@ -139,6 +148,10 @@ describe('privacy erasure', () => {
     expect(await statsOver(from, to)).toEqual(before.total);
     expect(await statsOver(from, to, ['time:day'])).toEqual(before.byDay);
     expect(await statsOver(from, to, ['visit:ai_source'])).toEqual(before.byChannel);
+    // Her goal conversions are gone, but the goal rollups keep them in the figures.
+    expect(await statsOver(from, to, ['event:goal'], ['visitors', 'conversions', 'events'])).toEqual(
+      before.byGoal,
+    );
     expect(await revenueOver(from, to)).toEqual(before.revenue);
 
     const payment = await t.database.db

@@ -59,13 +59,16 @@ export async function storeScope(trx: Transaction<DB>, ref: RequestRef, seed: Se
       .values(scope.slice(at, at + 500))
       .execute();
   }
-  // The days the person's visits and pageviews fall on: where the rollups hold them.
+  // The days the person's visits, pageviews and conversions fall on: where the rollups hold them.
   await sql`
     insert into privacy_request_scope (request_id, kind, value)
     select distinct ${ref.requestId}::uuid, 'day', to_char(d, 'YYYY-MM-DD') from (
       select (visits.started_at at time zone 'UTC')::date as d from visits where ${personRows.visits(ref)}
       union
       select (visits.last_activity_at at time zone 'UTC')::date from visits where ${personRows.visits(ref)}
+      union
+      select (events.occurred_at at time zone 'UTC')::date from events
+      where ${personRows.events(ref)} and events.type = 'event'
     ) days
   `.execute(trx);
 }

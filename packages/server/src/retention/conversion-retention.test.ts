@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { collect, newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
 import { DAY_MS } from '../lib/clock.js';
+import { buildGoalRollupDay } from '../stats/rollups/goal-rollup-day.js';
 import { bearer, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import { CONVERSION_RETENTION_DAYS } from './retention.js';
@@ -35,6 +37,18 @@ describe('conversion retention', () => {
         .executeTakeFirstOrThrow()
     ).total.toString();
 
+  /** Builds the goal rollups of every day the site has conversions on, as the rollup job does. */
+  const buildGoalDays = async (siteId: string) => {
+    const days = await t.database.db
+      .selectFrom('events')
+      .select(sql<string>`to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD')`.as('day'))
+      .distinct()
+      .where('site_id', '=', siteId)
+      .where('type', '=', 'event')
+      .execute();
+    for (const { day } of days) await buildGoalRollupDay(t.database.db, siteId, day, t.clock.now());
+  };
+
   it('deletes conversion records a year after they happened and were received, and nothing else', async () => {
     const site = await insertSite(t, t.owner.accountId, { domain: 'kept.example.org' });
     const start = t.clock.now();
@@ -50,6 +64,9 @@ describe('conversion retention', () => {
     t.clock.advance((CONVERSION_RETENTION_DAYS - 200) * DAY_MS - 1000);
     expect((await t.app.services.retention.purgeExpiredConversions()).deleted).toBe(0);
     t.clock.advance(2000);
+    // Not before the day's goal rollups are built: the reports read them once the record is gone.
+    expect((await t.app.services.retention.purgeExpiredConversions()).deleted).toBe(0);
+    await buildGoalDays(site.id);
     expect(await t.app.services.retention.purgeExpiredConversions()).toEqual({ deleted: 1, finished: true });
 
     const remaining = await eventIds(site.id);
@@ -63,6 +80,7 @@ describe('conversion retention', () => {
     const site = await insertSite(t, t.owner.accountId, { domain: 'bounded.example.org' });
     for (const id of ['a', 'b', 'c']) await serverEvent(site.snippet_key, id, t.clock.now());
     t.clock.advance((CONVERSION_RETENTION_DAYS + 1) * DAY_MS);
+    await buildGoalDays(site.id);
     const run = () => t.app.services.retention.purgeExpiredConversions({ batchSize: 2, maxBatches: 1 });
     const conversionsLeft = async () =>
       (await t.database.db.selectFrom('events').select('event_id').where('type', '=', 'event').execute())

@@ -15,8 +15,9 @@ import { personSql, timeBucketSql, VISIT_DIMENSION_SQL } from './visit-columns.j
 export type ConversionCount = 'events' | 'conversions' | 'visitors' | 'converters';
 
 /** Events the product records itself for payments: conversions, but not events a site sent. */
-const SITE_SENT = sql`e.name not in (${sql.join(PAYMENT_EVENT_NAMES.map((name) => sql.lit(name)))})`;
-const PERSON = personSql(sql`e.visitor_id`, sql`e.person_key`);
+export const SITE_SENT = sql`e.name not in (${sql.join(PAYMENT_EVENT_NAMES.map((name) => sql.lit(name)))})`;
+/** The person of a conversion event `e` (with the `pl` join of personJoin). */
+export const PERSON = personSql(sql`e.visitor_id`, sql`e.person_key`);
 
 /** Counts read straight from the events, when no people are counted. */
 type PlainCount = Exclude<ConversionCount, 'visitors' | 'converters'>;
@@ -55,25 +56,35 @@ const PER_PERSON_SQL: Record<ConversionCount, RawBuilder<number>> = {
 };
 
 /**
+ * One row per group and person: the group's dimensions as `g0`…, `person`, the person's
+ * `events` and `conversions`, and `in_visit` (one of them happened during a visit).
+ */
+export function conversionsPerPersonSql(q: GrainQuery) {
+  const groupColumns = dimensionsOf(q).map((dimension, i) => sql`${dimension} as ${sql.ref(`g${i}`)}`);
+  const positions = sql.raw([...Array(q.dimensions.length + 1).keys()].map((i) => i + 1).join(', '));
+  return sql`
+    select ${sql.join([...groupColumns, sql`${PERSON} as person`])},
+      count(*) filter (where ${SITE_SENT}) as events, count(*) as conversions,
+      bool_or(e.visit_id is not null) as in_visit
+    ${conversionRows(q, true)}
+    group by ${positions}`;
+}
+
+/**
  * When people are counted, the events are first grouped per group and person and the counts
  * summed from those rows: PostgreSQL hashes that grouping where `count(distinct person)` sorts
  * every event (a year of a large site's goals: 0.36 s against 0.47 s, bench/RESULTS.md).
  */
 export function conversionCounts(q: GrainQuery, counts: ConversionCount[]): Grouped {
-  const dimensions = dimensionsOf(q);
   if (isPlain(counts)) {
-    return { rows: conversionRows(q, false), dimensions, metrics: counts.map((name) => PLAIN_SQL[name]) };
+    return {
+      rows: conversionRows(q, false),
+      dimensions: dimensionsOf(q),
+      metrics: counts.map((name) => PLAIN_SQL[name]),
+    };
   }
-  const groupColumns = dimensions.map((dimension, i) => sql`${dimension} as ${sql.ref(`g${i}`)}`);
-  const positions = sql.raw([...Array(dimensions.length + 1).keys()].map((i) => i + 1).join(', '));
   return {
-    rows: sql`from (
-      select ${sql.join([...groupColumns, sql`${PERSON} as person`])},
-        count(*) filter (where ${SITE_SENT}) as events, count(*) as conversions,
-        bool_or(e.visit_id is not null) as in_visit
-      ${conversionRows(q, true)}
-      group by ${positions}
-    ) pp`,
+    rows: sql`from (${conversionsPerPersonSql(q)}) pp`,
     dimensions: q.dimensions.map((_, i) => sql.ref(`pp.g${i}`)),
     metrics: counts.map((name) => PER_PERSON_SQL[name]),
   };

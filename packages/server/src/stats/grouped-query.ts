@@ -17,12 +17,14 @@ const READ_WORK_MEM = '32MB';
 /**
  * Runs a read with READ_WORK_MEM and no JIT compilation, in a transaction of its own so the
  * settings end with it; with `snapshot`, all its statements see one snapshot (repeatable read).
+ * Inside such a transaction already, the read joins it.
  */
 export function withReadMemory<R>(
   db: Kysely<DB>,
   read: (trx: Kysely<DB>) => Promise<R>,
   { snapshot = false }: { snapshot?: boolean } = {},
 ): Promise<R> {
+  if (db.isTransaction) return read(db);
   const transaction = db.transaction();
   return (snapshot ? transaction.setIsolationLevel('repeatable read') : transaction).execute(async (trx) => {
     await sql`set local work_mem = ${sql.lit(READ_WORK_MEM)}`.execute(trx);

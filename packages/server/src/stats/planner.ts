@@ -3,13 +3,13 @@
  * (visit metrics, or page metrics by `event:page`) is ordered and paged by the database. A query
  * mixing grains reads each grain's groups whole, sets them side by side by their dimension
  * values, derives the conversion rate and the money figures, then orders and pages the rows here
- * (row-order.ts). Visit metrics come from the rollups where they can answer (rollups/), which
- * may estimate people; a columnar engine could plug in the same way, without the service or the
+ * (row-order.ts). Visit, page and conversion figures come from the rollups where they can
+ * answer (rollups/), which may estimate people; a columnar engine could plug in the same way, without the service or the
  * routes changing.
  */
 import type { Kysely } from 'kysely';
 import type { AttributionModel, DB } from '../db/types.js';
-import { conversionCounts, goalValues } from './conversion-grain.js';
+import { type ConversionCount, conversionCounts, goalValues } from './conversion-grain.js';
 import type { Filter } from './filters.js';
 import type { GrainQuery } from './grain.js';
 import { countGroups, type Grouped, type GroupedRow, readGroups } from './grouped-query.js';
@@ -17,6 +17,7 @@ import { isSingleGrain, type StatsPlan } from './metric-rules.js';
 import { inSiteCurrency, type Unconverted } from './money.js';
 import { type PageviewMetric, pageviewGrain } from './pageview-grain.js';
 import { revenueAmounts } from './revenue-grain.js';
+import { readConversionGroupsFromRollups, readGoalValuesFromRollups } from './rollups/goal-rollup-reader.js';
 import { readPageGroupsFromRollups, readVisitGroupsFromRollups } from './rollups/rollup-reader.js';
 import { orderRows } from './row-order.js';
 import type { Dimension, Metric, VisitMetric } from './stats-vocabulary.js';
@@ -108,6 +109,24 @@ async function readPageGroups(
   return fromRollups.rows;
 }
 
+/** Conversion counts per group, from the goal rollups when they can answer, as readVisitGroups. */
+async function readConversionGroups(
+  db: Kysely<DB>,
+  q: StatsQuery,
+  counts: ConversionCount[],
+  estimated: Set<Metric>,
+): Promise<GroupedRow[]> {
+  const fromRollups = await readConversionGroupsFromRollups(db, q, counts);
+  if (!fromRollups) return readGroups(db, conversionCounts(q, counts));
+  if (fromRollups.peopleEstimated) estimated.add('visitors');
+  return fromRollups.rows;
+}
+
+/** Goal values per group, currency and day, from the goal rollups when they can answer. */
+async function readGoalValues(db: Kysely<DB>, q: StatsQuery): Promise<GroupedRow[]> {
+  return (await readGoalValuesFromRollups(db, q)) ?? readGroups(db, goalValues(q));
+}
+
 async function pagedInDatabase(
   db: Kysely<DB>,
   q: StatsQuery,
@@ -176,11 +195,9 @@ async function merged(db: Kysely<DB>, q: StatsQuery, plan: StatsPlan, estimated:
   };
 
   const reads: Promise<void>[] = [];
-  const read = (grouped: Grouped, each: (row: GroupedRow) => void) =>
-    reads.push(readGroups(db, grouped).then((rows) => rows.forEach(each)));
-  const readMoney = (grouped: Grouped, names: Metric[]) =>
+  const readMoney = (amounts: Promise<GroupedRow[]>, names: Metric[]) =>
     reads.push(
-      readGroups(db, grouped)
+      amounts
         .then((rows) => inSiteCurrency(db, rows, q.siteCurrency))
         .then((rows) => {
           for (const row of rows) {
@@ -210,10 +227,15 @@ async function merged(db: Kysely<DB>, q: StatsQuery, plan: StatsPlan, estimated:
     );
   }
   if (plan.conversion.length > 0) {
-    read(conversionCounts(q, plan.conversion), (row) => add(row.dimensions, named(plan.conversion, row)));
+    reads.push(
+      readConversionGroups(db, q, plan.conversion, estimated).then((rows) => {
+        for (const row of rows) add(row.dimensions, named(plan.conversion, row));
+      }),
+    );
   }
-  if (plan.goalValue) readMoney(goalValues(q), ['goal_value']);
-  if (plan.revenue) readMoney(revenueAmounts(q, q.model), ['revenue_net', 'revenue_refunded']);
+  if (plan.goalValue) readMoney(readGoalValues(db, q), ['goal_value']);
+  if (plan.revenue)
+    readMoney(readGroups(db, revenueAmounts(q, q.model)), ['revenue_net', 'revenue_refunded']);
   const visitors = plan.rate ? rateDenominators(db, q, estimated) : undefined;
   await Promise.all(reads);
   const denominators = await visitors;

@@ -5,14 +5,18 @@
  * that visitor id visited), then builds the days not built yet, oldest first, from the month of
  * the site's first visit to the last day that can have ended (a visit may go on up to 30 idle
  * minutes past midnight), then merges every month whose days are all built (rollup-month.ts).
- * Last, it counts the people of some rows built before their count was stored. Safe in several
- * processes at once: a day's build is one transaction that takes the day's row first.
+ * Then it builds the goal rollups (goal-rollup-day.ts) of the days from the site's first
+ * conversion that are not built, or were marked to be built again by a conversion sent for them
+ * later or by an identity link. Last, it counts the people of some rows built before their count
+ * was stored. Safe in several processes at once: a day's build is one transaction that takes the
+ * day's row first.
  */
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/types.js';
 import type { Clock } from '../../lib/clock.js';
 import { DAY_MS, MINUTE_MS } from '../../lib/clock.js';
 import { firstWholeRawDay } from '../../retention/retention-limits.js';
+import { buildGoalRollupDay } from './goal-rollup-day.js';
 import { buildRollupDay, deleteRollupRows } from './rollup-day.js';
 import { mergeRollupMonth, monthsToMerge } from './rollup-month.js';
 import { countRollupPeople } from './rollup-people-counts.js';
@@ -37,16 +41,18 @@ export interface RollupRunReport {
   waiting: number;
   /** Rows built before their people count was stored, counted now (rollup-people-counts.ts). */
   counted: number;
+  /** Days whose goal rollups were built. */
+  goalDays: number;
 }
 
 /** Older rollup rows counted per table and run: a few seconds' work. */
 const COUNT_BATCH = 20_000;
 
-export function createStatsRollups({ db, clock }: { db: Kysely<DB>; clock: Clock }) {
-  /** The last UTC day whose visits can all have ended by `now`. */
-  const lastClosableDay = (now: Date) =>
-    new Date(now.getTime() - VISIT_IDLE_MS - DAY_MS).toISOString().slice(0, 10);
+/** The last UTC day whose visits can all have ended by `now`, and whose conversions have come. */
+export const lastClosableDay = (now: Date) =>
+  new Date(now.getTime() - VISIT_IDLE_MS - DAY_MS).toISOString().slice(0, 10);
 
+export function createStatsRollups({ db, clock }: { db: Kysely<DB>; clock: Clock }) {
   /** Days before `firstRebuildable` lost raw rows to retention: they keep what was built. */
   async function dropStaleDays(siteId: string, now: Date, firstRebuildable: string): Promise<number> {
     return db.transaction().execute(async (trx) => {
@@ -73,6 +79,17 @@ export function createStatsRollups({ db, clock }: { db: Kysely<DB>; clock: Clock
         `.execute(trx);
         stale = [...new Set(rows.map((row) => row.day))];
         await deleteRollupRows(trx, siteId, stale);
+        // The days the linked visitor ids converted on: their goals' people changed too.
+        await sql`
+          update stats_goal_rollup_days g set built_at = null
+          from identity_links l
+          join events e on e.site_id = l.site_id and e.visitor_id = l.visitor_id and e.type = 'event'
+          where l.site_id = ${siteId}
+            and l.created_at > ${checked.links_checked_at} and l.created_at <= ${settled}
+            and g.site_id = l.site_id and g.day = (e.occurred_at at time zone 'UTC')::date
+            and g.built_at < l.created_at + ${margin}
+            and g.day >= ${firstRebuildable}::date
+        `.execute(trx);
       }
       await trx
         .insertInto('stats_rollup_sites')
@@ -98,12 +115,31 @@ export function createStatsRollups({ db, clock }: { db: Kysely<DB>; clock: Clock
     return rows.map((row) => row.day);
   }
 
+  /** Days from the site's first conversion not built, or marked to be built again, oldest first. */
+  async function goalDaysToBuild(siteId: string, lastDay: string, limit: number): Promise<string[]> {
+    const { rows } = await sql<{ day: string }>`
+      select to_char(d, 'YYYY-MM-DD') as day
+      from (
+        select (min(occurred_at) at time zone 'UTC')::date as first
+        from events where site_id = ${siteId} and type = 'event'
+      ) f,
+        generate_series(f.first, ${lastDay}::date, interval '1 day') d
+      where not exists (
+        select 1 from stats_goal_rollup_days g
+        where g.site_id = ${siteId} and g.day = d::date and g.built_at is not null
+      )
+      order by d
+      limit ${limit}
+    `.execute(db);
+    return rows.map((row) => row.day);
+  }
+
   return {
-    /** One pass over every site, building at most `maxDays` days in all. */
+    /** One pass over every site, building at most `maxDays` days in all, and as many days' goals. */
     async runOnce({ maxDays = 400 }: { maxDays?: number } = {}): Promise<RollupRunReport> {
       const now = clock.now();
       const lastDay = lastClosableDay(now);
-      const report: RollupRunReport = { built: 0, months: 0, stale: 0, waiting: 0, counted: 0 };
+      const report: RollupRunReport = { built: 0, months: 0, stale: 0, waiting: 0, counted: 0, goalDays: 0 };
       // A site being erased is left alone: its visits are going.
       const sites = await db
         .selectFrom('sites')
@@ -123,6 +159,10 @@ export function createStatsRollups({ db, clock }: { db: Kysely<DB>; clock: Clock
         }
         for (const month of await monthsToMerge(db, id)) {
           if (await mergeRollupMonth(db, id, month, now)) report.months += 1;
+        }
+        for (const day of await goalDaysToBuild(id, lastDay, maxDays - report.goalDays)) {
+          await buildGoalRollupDay(db, id, day, now);
+          report.goalDays += 1;
         }
       }
       report.counted = await countRollupPeople(db, COUNT_BATCH);

@@ -408,7 +408,7 @@ async function mergeSketches(trx: Kysely<DB>, groups: Map<string | null, Group>,
 }
 
 /** The runs of consecutive days from `from` to `to` (inclusive) that are not in `built`. */
-function daysNotBuilt(from: string, to: string, built: Set<string>): [string, string][] {
+export function daysNotBuilt(from: string, to: string, built: Set<string>): [string, string][] {
   const runs: [string, string][] = [];
   let start: string | null = null;
   let previous: string | null = null;

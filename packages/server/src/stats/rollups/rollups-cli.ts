@@ -14,16 +14,18 @@ const database = await openDatabase(configuredDatabase(config));
 try {
   await migrate(database.db);
   const rollups = createStatsRollups({ db: database.db, clock: systemClock });
-  const total = { built: 0, months: 0, stale: 0, counted: 0 };
+  const total = { built: 0, months: 0, stale: 0, counted: 0, goalDays: 0 };
   for (;;) {
     const report = await rollups.runOnce();
     total.built += report.built;
     total.months += report.months;
     total.stale += report.stale;
     total.counted += report.counted;
-    if (report.built + report.months + report.counted === 0) {
+    total.goalDays += report.goalDays;
+    if (report.built + report.months + report.counted + report.goalDays === 0) {
       process.stdout.write(
-        `built ${total.built} day(s) and ${total.months} month(s), ${total.stale} day(s) made stale by identity links, ` +
+        `built ${total.built} day(s) and ${total.months} month(s), the goals of ${total.goalDays} day(s), ` +
+          `${total.stale} day(s) made stale by identity links, ` +
           `${total.counted} older row(s) given their people count; ` +
           `${report.waiting} day(s) wait for visits that may still go on\n`,
       );
