@@ -1,5 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, login, mintKey, type Owner, setUpOwner, type TestApp } from '../test/app.js';
+import {
+  bearer,
+  createTestApp,
+  login,
+  mintKey,
+  type Owner,
+  setUpOwner,
+  type TestApp,
+  useTestApp,
+} from '../test/app.js';
 import { insertAccount } from '../test/factories.js';
 
 const MEMBER = { email: 'member@example.com', password: 'member password 1', role: 'member' };
@@ -126,6 +135,13 @@ describe('account members', () => {
     const gone = await call('DELETE', `/v1/account/members/${rival.userId}`, { cookie: owner.cookie });
     expect(gone.statusCode).toBe(404);
   });
+});
+
+// Refused bodies change nothing, so these cases share one app instead of starting one each.
+describe('account members: bodies refused', () => {
+  const t = useTestApp();
+  const addMember = (payload: object) =>
+    t.request({ method: 'POST', url: '/v1/account/members', headers: { cookie: t.owner.cookie }, payload });
 
   it.each([
     [{ ...MEMBER, role: 'owner' }, 'role'],

@@ -1,10 +1,11 @@
 /**
- * A million events exported through the compiled server, run with a 96 MB JavaScript heap.
- * The file is about 270 MB of text: an implementation that read all rows, or built the file,
- * before sending would need several times the heap (a million row objects, then the strings),
- * so the child dies of "heap out of memory" and the download breaks off (tried: collecting the
- * chunks before the first yield ends in "fetch failed: other side closed"). Streamed keyset
- * pages keep one page of 2,000 rows in memory.
+ * A quarter of a million events exported through the compiled server, run with a 96 MB
+ * JavaScript heap. The file is about 67 MB of text: an implementation that read all rows, or
+ * built the file, before sending would need several times the heap (the row objects, then the
+ * strings), so the child dies of "heap out of memory" and the download breaks off in "fetch
+ * failed: other side closed" (tried: all rows read as one page, the file built from them, die so
+ * from 125,000 rows on; 60,000 still get through). A million rows proved the same, only slower.
+ * Streamed keyset pages keep one page of 2,000 rows in memory.
  *
  * About the stream, not the engine: runs on PGlite only (skipped when DATABASE_URL is set).
  */
@@ -12,7 +13,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareServerProcess, type ServerProcess } from '../test/server-process.js';
 
-const ROWS = 1_000_000;
+const ROWS = 250_000;
 const DAY = '2026-03-10';
 const HEAP_MB = 96;
 
@@ -34,14 +35,14 @@ async function readLines(body: ReadableStream<Uint8Array>) {
   return { count, first, last, unterminated: tail + decoder.decode() };
 }
 
-describe.skipIf(process.env.DATABASE_URL)('site export: a million rows under a small heap', () => {
+describe.skipIf(process.env.DATABASE_URL)('site export: 250,000 rows under a small heap', () => {
   let server: ServerProcess;
   beforeAll(async () => {
     server = await prepareServerProcess('site-export', { NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}` });
   }, 120_000);
   afterAll(() => server?.cleanUp());
 
-  it('streams 1,000,000 ndjson lines, in order, and the server lives on', async () => {
+  it('streams 250,000 ndjson lines, in order, and the server lives on', async () => {
     let child = await server.start();
     const { apiKey, snippetKey } = await server.setUpSite('million.example.com');
     await server.kill(child, 'SIGTERM');
@@ -82,8 +83,8 @@ describe.skipIf(process.env.DATABASE_URL)('site export: a million rows under a s
     });
     expect(JSON.parse(last)).toMatchObject({
       record: 'event',
-      id: 'ev1000000',
-      occurred_at: `${DAY}T13:53:20.000Z`,
+      id: 'ev0250000',
+      occurred_at: `${DAY}T03:28:20.000Z`,
     });
     expect(child.exitCode).toBeNull();
     expect((await fetch(`${server.base}/readyz`)).ok).toBe(true);
