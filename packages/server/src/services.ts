@@ -8,6 +8,7 @@ import { createConversionsService } from './conversions/conversions.service.js';
 import { createBotTokensService } from './crawlers/bot-tokens.service.js';
 import { createCrawlerHitsService } from './crawlers/crawler-hits.service.js';
 import { createCrawlerRanges } from './crawlers/crawler-ranges.js';
+import { createPlannerStatistics } from './db/planner-statistics.js';
 import type { DB } from './db/types.js';
 import { createEventsService } from './events/events.service.js';
 import { createFunnelsService } from './funnels/funnels.service.js';
@@ -87,6 +88,7 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
   const crawlerRanges = createCrawlerRanges({ db, clock });
   const crawlerHits = createCrawlerHitsService({ db, clock, ranges: crawlerRanges, sites });
   const retention = createRetention({ db, clock });
+  const plannerStatistics = createPlannerStatistics({ db });
   // Privacy operations (issue 25).
   const siteExport = createSiteExportService({ db, clock, sites });
   const privacy = createPrivacyService({ db, clock, sites, secretKey, publicUrl: config.publicUrl });
@@ -123,6 +125,7 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
     crawlerRanges,
     crawlerHits,
     retention,
+    plannerStatistics,
     siteExport,
     privacy,
     privacyJobs,

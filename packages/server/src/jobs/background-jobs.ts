@@ -116,6 +116,18 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
   });
   // ─────────────────────────────────────────────────────────────────────────────────────────
 
+  // ── Background worker: planner statistics (db/planner-statistics.ts), every hour, PGlite only ──
+  // PostgreSQL's autovacuum keeps them; embedded PGlite has none.
+  const plannerStatistics = config.databaseUrl
+    ? undefined
+    : startPeriodicJob({
+        intervalMs: HOUR_MS,
+        run: () => app.services.plannerStatistics.refresh(),
+        onError: (error) =>
+          app.log.error({ err: error, job: 'planner-statistics' }, 'planner statistics failed'),
+      });
+  // ─────────────────────────────────────────────────────────────────────────────────────────
+
   // ── Background worker: retention (retention/retention.ts), every hour ──────────────────
   // Raw events go after each site's setting (by default conversion records after 365 days),
   // visits and visitors only where a site sets a time, raw crawler hits and processor event ids
@@ -165,6 +177,7 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
     await stopWebhookJobs();
     await retention.stop();
     await statsRollups.stop();
+    await plannerStatistics?.stop();
     await stopDownloadRefreshes();
   };
 }
