@@ -11,7 +11,7 @@ import type { DB } from '../../db/types.js';
 import { PERSON, SITE_SENT } from '../conversion-grain.js';
 import { personJoin } from '../grain.js';
 import { PeopleSketch, personHash } from './people-sketch.js';
-import { dayStart, INSERT_CHUNK } from './rollup-day.js';
+import { dayEnd, dayStart, INSERT_CHUNK } from './rollup-day.js';
 
 interface GoalGroup {
   events: number;
@@ -22,7 +22,7 @@ interface GoalGroup {
 const dayEvents = (siteId: string, day: string) => sql`
   from events e
   where e.site_id = ${siteId} and e.type = 'event'
-    and e.occurred_at >= ${dayStart(day)} and e.occurred_at < ${dayStart(day)} + interval '1 day'`;
+    and e.occurred_at >= ${dayStart(day)} and e.occurred_at < ${dayEnd(day)}`;
 
 /** Builds `day`'s goals of the site, replacing what was built before, in one transaction. */
 export async function buildGoalRollupDay(
@@ -33,7 +33,7 @@ export async function buildGoalRollupDay(
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     // First, so that a build and a conversion sent for this day take turns on this row (see
-    // the trigger in the migration): what this build reads includes every such conversion whose
+    // sql/stats/01_goal_day_changed.sql): what this build reads includes every such conversion whose
     // transaction committed before, and a later one marks the day again.
     await trx
       .insertInto('stats_goal_rollup_days')

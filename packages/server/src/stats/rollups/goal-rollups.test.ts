@@ -201,6 +201,26 @@ describe('goal rollups', () => {
     expect((await query(site, day)).results).toEqual([{ dimensions: ['signup'], metrics: [1] }]);
   });
 
+  it("builds whole UTC days whatever the database session's time zone (PGlite)", async (ctx) => {
+    // One connection on PGlite, so the session's zone is the build's; a pool would not say which.
+    if (t.database.kind !== 'pglite') ctx.skip();
+    const site = await insertSite(t, t.owner.accountId);
+    // Berlin moves its clocks on this day: a day there is 23 hours long.
+    await convert(site, { name: 'signup', at: '2026-03-29T23:30:00Z', vid: newVisitorId() });
+    await sql`set timezone = 'Europe/Berlin'`.execute(t.database.db);
+    try {
+      await buildGoalRollupDay(t.database.db, site.id, '2026-03-29', new Date('2026-03-31T12:00:00Z'));
+    } finally {
+      await sql`set timezone = 'UTC'`.execute(t.database.db);
+    }
+    const rows = await t.database.db
+      .selectFrom('stats_goal_rollups')
+      .select(['name', 'conversions'])
+      .where('site_id', '=', site.id)
+      .execute();
+    expect(rows).toEqual([{ name: 'signup', conversions: 1 }]);
+  });
+
   it('writes one copy of a day when two builders run at once', async () => {
     const site = await insertSite(t, t.owner.accountId);
     await convert(site, { name: 'signup', at: '2026-06-01T08:00:00Z', vid: newVisitorId() });

@@ -37,7 +37,7 @@ type VisitRow = Record<string, string | number | boolean | null>;
 
 /** `day`'s UTC bounds, as instants. */
 export const dayStart = (day: string) => sql`(${day}::date::timestamp at time zone 'UTC')`;
-const dayEnd = (day: string) => sql`((${day}::date + 1)::timestamp at time zone 'UTC')`;
+export const dayEnd = (day: string) => sql`((${day}::date + 1)::timestamp at time zone 'UTC')`;
 
 /**
  * Builds `day` of the site, replacing what was built before, in one transaction. False, with
