@@ -15,7 +15,7 @@ import type { GrainQuery } from './grain.js';
 import { countGroups, type Grouped, type GroupedRow, readGroups } from './grouped-query.js';
 import { isSingleGrain, type StatsPlan } from './metric-rules.js';
 import { inSiteCurrency, type Unconverted } from './money.js';
-import { type PageviewMetric, pageviewGrain } from './pageview-grain.js';
+import { pageviewGrain } from './pageview-grain.js';
 import { revenueAmounts } from './revenue-grain.js';
 import { readConversionGroupsFromRollups, readGoalValuesFromRollups } from './rollups/goal-rollup-reader.js';
 import { readPageGroupsFromRollups, readVisitGroupsFromRollups } from './rollups/rollup-reader.js';
@@ -80,47 +80,35 @@ export async function answerStatsQuery(
   };
 }
 
+/** What a rollup reader answers: its groups, and whether people were estimated. */
+interface RolledGroups {
+  rows: GroupedRow[];
+  peopleEstimated: boolean;
+}
+
 /**
- * Visit metrics per group, from the rollups when they can answer, else from the visits. Adds
- * `visitors` to `estimated` when people were counted with a sketch's registers.
+ * Groups from the rollups when they could answer (`rolled` is not null), else from the raw
+ * rows. Adds `visitors` to `estimated` when people were counted with a sketch's registers.
  */
-async function readVisitGroups(
+async function rolledOrRaw(
+  db: Kysely<DB>,
+  rolled: Promise<RolledGroups | null>,
+  raw: () => Grouped,
+  estimated: Set<Metric>,
+): Promise<GroupedRow[]> {
+  const fromRollups = await rolled;
+  if (!fromRollups) return readGroups(db, raw());
+  if (fromRollups.peopleEstimated) estimated.add('visitors');
+  return fromRollups.rows;
+}
+
+/** Visit metrics per group, from the rollups when they can answer, else from the visits. */
+const readVisitGroups = (
   db: Kysely<DB>,
   q: StatsQuery | GrainQuery,
   metrics: VisitMetric[],
   estimated: Set<Metric>,
-): Promise<GroupedRow[]> {
-  const fromRollups = await readVisitGroupsFromRollups(db, q, metrics);
-  if (!fromRollups) return readGroups(db, visitGrain(q, metrics));
-  if (fromRollups.peopleEstimated) estimated.add('visitors');
-  return fromRollups.rows;
-}
-
-/** Page metrics per group, as readVisitGroups. */
-async function readPageGroups(
-  db: Kysely<DB>,
-  q: StatsQuery,
-  metrics: PageviewMetric[],
-  estimated: Set<Metric>,
-): Promise<GroupedRow[]> {
-  const fromRollups = await readPageGroupsFromRollups(db, q, metrics);
-  if (!fromRollups) return readGroups(db, pageviewGrain(q, metrics));
-  if (fromRollups.peopleEstimated) estimated.add('visitors');
-  return fromRollups.rows;
-}
-
-/** Conversion counts per group, from the goal rollups when they can answer, as readVisitGroups. */
-async function readConversionGroups(
-  db: Kysely<DB>,
-  q: StatsQuery,
-  counts: ConversionCount[],
-  estimated: Set<Metric>,
-): Promise<GroupedRow[]> {
-  const fromRollups = await readConversionGroupsFromRollups(db, q, counts);
-  if (!fromRollups) return readGroups(db, conversionCounts(q, counts));
-  if (fromRollups.peopleEstimated) estimated.add('visitors');
-  return fromRollups.rows;
-}
+) => rolledOrRaw(db, readVisitGroupsFromRollups(db, q, metrics), () => visitGrain(q, metrics), estimated);
 
 /** Goal values per group, currency and day, from the goal rollups when they can answer. */
 async function readGoalValues(db: Kysely<DB>, q: StatsQuery): Promise<GroupedRow[]> {
@@ -212,25 +200,34 @@ async function merged(db: Kysely<DB>, q: StatsQuery, plan: StatsPlan, estimated:
         }),
     );
 
-  if (plan.visit.length > 0) {
+  const readCounts = <T extends Metric | ConversionCount>(names: T[], rows: Promise<GroupedRow[]>) =>
     reads.push(
-      readVisitGroups(db, q, plan.visit, estimated).then((rows) => {
-        for (const row of rows) add(row.dimensions, named(plan.visit, row));
+      rows.then((rows) => {
+        for (const row of rows) add(row.dimensions, named(names, row));
       }),
     );
-  }
+
+  if (plan.visit.length > 0) readCounts(plan.visit, readVisitGroups(db, q, plan.visit, estimated));
   if (plan.pageview.length > 0) {
-    reads.push(
-      readPageGroups(db, q, plan.pageview, estimated).then((rows) => {
-        for (const row of rows) add(row.dimensions, named(plan.pageview, row));
-      }),
+    readCounts(
+      plan.pageview,
+      rolledOrRaw(
+        db,
+        readPageGroupsFromRollups(db, q, plan.pageview),
+        () => pageviewGrain(q, plan.pageview),
+        estimated,
+      ),
     );
   }
   if (plan.conversion.length > 0) {
-    reads.push(
-      readConversionGroups(db, q, plan.conversion, estimated).then((rows) => {
-        for (const row of rows) add(row.dimensions, named(plan.conversion, row));
-      }),
+    readCounts(
+      plan.conversion,
+      rolledOrRaw(
+        db,
+        readConversionGroupsFromRollups(db, q, plan.conversion),
+        () => conversionCounts(q, plan.conversion),
+        estimated,
+      ),
     );
   }
   if (plan.goalValue) readMoney(readGoalValues(db, q), ['goal_value']);
