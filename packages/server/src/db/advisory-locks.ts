@@ -14,3 +14,11 @@ export function lockIdOf(key: string): string {
 export function sortedLockIds(keys: Iterable<string>): string[] {
   return [...new Set([...keys].map(lockIdOf))].sort();
 }
+
+/**
+ * What an ingest writer holds for a visitor while it builds their visits and writes their
+ * events; an erasure takes it too while it deletes the visitor's visits (privacy/erasure-steps.ts).
+ */
+export function visitorLockKey(snippetKey: string, visitorId: string): string {
+  return `${snippetKey}|visitor:${visitorId}`;
+}

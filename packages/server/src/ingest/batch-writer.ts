@@ -8,7 +8,7 @@
  * whose facts changed, which are enriched again and written in a second call.
  */
 import type { Kysely } from 'kysely';
-import { sortedLockIds } from '../db/advisory-locks.js';
+import { sortedLockIds, visitorLockKey } from '../db/advisory-locks.js';
 import type { DB } from '../db/types.js';
 import { GOALS_PER_SITE, goalNameProblem } from '../goals/goal-names.js';
 import type { Clock } from '../lib/clock.js';
@@ -37,7 +37,7 @@ const OUTCOMES: Record<Exclude<store.OutcomeCode, 's'>, IngestOutcome> = {
  */
 function lockKeysOf(item: IngestItem): string[] {
   const event = `${item.snippetKey}|event:${item.eventId}`;
-  return item.visitorId ? [event, `${item.snippetKey}|visitor:${item.visitorId}`] : [event];
+  return item.visitorId ? [event, visitorLockKey(item.snippetKey, item.visitorId)] : [event];
 }
 
 export function createBatchWriter({ db, clock }: { db: Kysely<DB>; clock: Clock }) {

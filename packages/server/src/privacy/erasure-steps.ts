@@ -10,12 +10,20 @@
  * person's hashes in the rollups' people lists swapped for meaningless ones.
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { sortedLockIds, visitorLockKey } from '../db/advisory-locks.js';
 import type { DB } from '../db/types.js';
 import { buildGoalRollupDay } from '../stats/rollups/goal-rollup-day.js';
 import { personHash, swapPeople } from '../stats/rollups/people-sketch.js';
 import { buildRollupDay, monthOf } from '../stats/rollups/rollup-day.js';
 import { lastClosableDay } from '../stats/rollups/rollup-job.js';
-import { ownEvents, personEventIds, personRows, personVisitIds, type RequestRef } from './person-rows.js';
+import {
+  isPaymentEvent,
+  ownEvents,
+  personEventIds,
+  personRows,
+  personVisitIds,
+  type RequestRef,
+} from './person-rows.js';
 import { scopeValues } from './scope.js';
 
 export interface ErasureStep {
@@ -78,6 +86,35 @@ const buildRollups: ErasureStep = {
       if (!goalsBuilt.has(day) && day <= lastDay) await buildGoalRollupDay(db, ref.siteId, day, now);
     }
     return 0;
+  },
+};
+
+/**
+ * The person's visits, with any event that joined one of them after the events step. It holds
+ * the visitors' ingest locks while it deletes: an ingest batch adding to one of these visits
+ * either committed before (and its events are deleted here) or waits and then starts a new
+ * visit, which the leftover check finds. No event is left pointing at a deleted visit.
+ */
+const deleteVisits: ErasureStep = {
+  name: 'visits',
+  async run(db, ref, limit) {
+    return db.transaction().execute(async (trx) => {
+      const { rows } = await sql<{ id: string; visitor_id: string; snippet_key: string }>`
+        select visits.id, visits.visitor_id, sites.snippet_key
+        from visits join sites on sites.id = visits.site_id
+        where ${personRows.visits(ref)} limit ${limit}`.execute(trx);
+      if (rows.length === 0) return 0;
+      const locks = sortedLockIds(rows.map((row) => visitorLockKey(row.snippet_key, row.visitor_id)));
+      // In the ingest's order (touchtrail_ingest), so the two never deadlock.
+      await sql`select count(pg_advisory_xact_lock(k))
+        from (select unnest(${locks}::bigint[]) as k order by 1) as ordered`.execute(trx);
+      const ids = rows.map((row) => row.id);
+      await sql`delete from events where events.site_id = ${ref.siteId}
+        and events.visit_id = any(${ids}::uuid[]) and not ${isPaymentEvent}`.execute(trx);
+      const result = await sql`delete from visits
+        where site_id = ${ref.siteId} and id = any(${ids}::uuid[])`.execute(trx);
+      return Number(result.numAffectedRows ?? 0);
+    });
   },
 };
 
@@ -209,7 +246,7 @@ export const ERASURE_STEPS: readonly ErasureStep[] = [
       sql`attribution_credits.site_id = ${ref.siteId} and attribution_credits.event_id in ${goalEventIds(ref)}`,
   ),
   deleteWhere('events', 'events', ['site_id', 'event_id'], ownEvents),
-  deleteWhere('visits', 'visits', ['site_id', 'id'], personRows.visits),
+  deleteVisits,
   deleteWhere(
     'identity_links',
     'identity_links',

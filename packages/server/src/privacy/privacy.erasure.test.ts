@@ -235,6 +235,31 @@ describe('privacy erasure', () => {
     expect(await findTraces(t.database.db, needlesOf(dee))).toEqual([]);
   });
 
+  it('deletes the events of a visit that started between its events step and its visits step', async () => {
+    const fay = await seedPerson(t, site(), t.owner.apiKey, 'fay', nextWeek());
+    const request = await erase({ kind: 'email', value: fay.email });
+    const stepOf = async () =>
+      (
+        await t.database.db
+          .selectFrom('privacy_requests')
+          .select('step')
+          .where('id', '=', request.id)
+          .executeTakeFirstOrThrow()
+      ).step;
+    for (let batch = 0; (await stepOf()) !== 'visits'; batch += 1) {
+      expect(batch).toBeLessThan(100);
+      await t.app.services.privacyJobs.runPrivacyOnce({ maxBatches: 1 });
+    }
+    // The events step is over: this visit and its pageview are new to the erasure.
+    const response = await collect(
+      t,
+      pageview(w.site.site_id, fay.visitors[0] as string, 'https://shop.example/late'),
+    );
+    expect(response.statusCode).toBeLessThan(300);
+    expect((await t.app.services.privacyJobs.runPrivacyOnce()).completed).toEqual([request.id]);
+    expect(await findTraces(t.database.db, needlesOf(fay))).toEqual([]);
+  });
+
   it('erases visits that arrive for the person while it runs, and answers every ingest', async () => {
     const eve = await seedPerson(t, site(), t.owner.apiKey, 'eve', nextWeek());
     const request = await erase({ kind: 'email', value: eve.email });
