@@ -152,6 +152,10 @@ describe.skipIf(ON_POSTGRES)('a seeded shop', () => {
       )
       .toBe(1);
     expect(await seriousViolations(page)).toEqual([]);
+    // Payments have no goal value (their amounts are revenue): a dash, not $0.00.
+    const goalRows = await page.getByRole('region', { name: 'Goals' }).getByRole('row').allTextContents();
+    expect(goalRows).toContainEqual(expect.stringMatching(/^payment[\d%]+—$/));
+    expect(goalRows).toContainEqual(expect.stringMatching(/^Purchases[\d%]+\$[\d,.]+$/));
     await screenshot(page, 'overview');
 
     await sources

@@ -107,7 +107,8 @@ export function goalTabs(totalVisitors: number, currency: string, names: Map<str
         { metric: 'visitors', label: 'People', format: (v) => formatCount(v) },
         { metric: 'conversions', label: 'Total', format: (v) => formatCount(v) },
         { metric: 'visitors', label: 'Rate', format: (_v, row) => formatPercent(rate(row)) },
-        { metric: 'goal_value', label: 'Value', format: (v) => formatMoney(v, currency) },
+        // Goals sent without a value, and payments (whose amounts are revenue), have none.
+        { metric: 'goal_value', label: 'Value', format: (v) => (v ? formatMoney(v, currency) : '—') },
       ],
     },
   ];
