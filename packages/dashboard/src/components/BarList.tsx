@@ -2,7 +2,7 @@
  * The rows of a report panel: a name with a bar as wide as its share, and its figures. A table,
  * so a screen reader reads the figures with their column; clicking a name filters the view by it.
  */
-import type { ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 
 export interface BarRow {
   key: string;
@@ -16,16 +16,32 @@ export interface BarRow {
   onSelect?: () => void;
 }
 
+/** The longest figure of each column, in characters: its width follows, so no figure is cut. */
+function figureChars(rows: BarRow[], count: number): number[] {
+  return Array.from({ length: count }, (_, i) =>
+    Math.max(
+      0,
+      ...rows.map((row) => (typeof row.figures[i] === 'string' ? (row.figures[i] as string).length : 0)),
+    ),
+  );
+}
+
 export function BarList({ rows, columns, caption }: { rows: BarRow[]; columns: string[]; caption: string }) {
   const max = Math.max(1, ...rows.map((r) => r.value));
+  const chars = figureChars(rows, columns.length - 1);
   return (
     <table className="bars">
       <caption className="visually-hidden">{caption}</caption>
       <thead>
         <tr>
           <th scope="col">{columns[0]}</th>
-          {columns.slice(1).map((c) => (
-            <th scope="col" className="num" key={c}>
+          {columns.slice(1).map((c, i) => (
+            <th
+              scope="col"
+              className="num"
+              key={c}
+              style={{ '--chars': chars[i], '--heading-chars': c.length } as CSSProperties}
+            >
               {c}
             </th>
           ))}

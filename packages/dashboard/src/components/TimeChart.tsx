@@ -38,6 +38,8 @@ export function TimeChart({
     const grid = cssVar('--border');
     const text = cssVar('--text');
     const axis = { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
+    const labels = new Map(points.map((p) => [p.time, p.label]));
+    const shown = (_u: uPlot, value: number | null) => (value == null ? '' : format(value));
     const data: uPlot.AlignedData = [
       points.map((p) => p.time),
       points.map((p) => p.value),
@@ -47,21 +49,25 @@ export function TimeChart({
       {
         width: element.clientWidth,
         height: 260,
-        // The legend under the chart reads the figures at the pointer.
+        // The legend under the chart reads the figures at the pointer, and is hidden without one.
         legend: { show: true, live: true },
         cursor: { drag: { x: false, y: false } },
+        hooks: { setCursor: [(u) => element.classList.toggle('pointed', u.cursor.idx != null)] },
         // Buckets are UTC days and hours: the axis labels them in UTC too.
         tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
         series: [
-          {},
+          { label: hourly ? 'Hour' : 'Period', value: (_u, time) => labels.get(time) ?? '' },
           {
             label: metricLabel,
+            value: shown,
             stroke: accent,
             width: 2,
             fill: `${accent}22`,
             points: { show: points.length < 40 },
           },
-          ...(compare ? [{ label: 'Earlier period', stroke: muted, width: 1.5, dash: [6, 4] }] : []),
+          ...(compare
+            ? [{ label: 'Earlier period', value: shown, stroke: muted, width: 1.5, dash: [6, 4] }]
+            : []),
         ],
         axes: [
           { ...axis, values: hourly ? '{HH}:{mm}' : undefined },

@@ -157,6 +157,16 @@ describe.skipIf(ON_POSTGRES)('a seeded shop', () => {
     expect(goalRows).toContainEqual(expect.stringMatching(/^payment[\d%]+—$/));
     expect(goalRows).toContainEqual(expect.stringMatching(/^Purchases[\d%]+\$[\d,.]+$/));
     await screenshot(page, 'overview');
+    // The chart's legend shows the figures at the pointer, and nothing without one.
+    const legend = page.locator('.chart .u-legend');
+    expect(await legend.isVisible()).toBe(false);
+    const chartBox = await page.locator('.chart .u-over').boundingBox();
+    if (!chartBox) throw new Error('the chart has no box');
+    await page.mouse.move(chartBox.x + chartBox.width * 0.6, chartBox.y + chartBox.height / 2);
+    await expect.poll(() => legend.isVisible()).toBe(true);
+    expect(await legend.textContent()).toMatch(/^Period.*\d.*Visitors\d+$/);
+    await screenshot(page, 'overview-pointed');
+    await page.mouse.move(0, 0);
 
     await sources
       .getByRole('table')
