@@ -46,6 +46,25 @@ export function pageviewsPerVisitSql(q: GrainQuery, continuedFrom: string | null
     group by ${positions}`;
 }
 
+/** Whether the query's filters keep AI visits only: `is` on the AI channel alone, or on assistants. */
+const keepsAiVisitsOnly = (q: GrainQuery) =>
+  q.filters.some(
+    (filter) =>
+      filter.op === 'is' &&
+      ((filter.dimension === 'visit:channel' && filter.values.every((value) => value === 'ai')) ||
+        filter.dimension === 'visit:ai_source'),
+  );
+
+/**
+ * The pageviews' visits. A visit's activity is never earlier than its pageviews (only browser
+ * items move it, and pageviews come only from browsers), so visits idle since before the range
+ * have none in it. That bound, and the AI-only condition the filters already imply, let the
+ * planner read the AI visits of the range by their partial index (migrations/034) rather than
+ * every visit of the site.
+ */
+const visitsOf = (q: GrainQuery) => sql`join visits v on v.site_id = e.site_id and v.id = e.visit_id
+  and v.last_activity_at >= ${rangeStart(q)} ${keepsAiVisitsOnly(q) ? sql`and v.source_kind = 'ai'` : sql``}`;
+
 function pageviewRows(q: GrainQuery, withPeople: boolean) {
   // The visit is joined only when something reads it: most page reports never do.
   const readsVisit =
@@ -53,7 +72,7 @@ function pageviewRows(q: GrainQuery, withPeople: boolean) {
   return {
     rows: sql`
       from events e
-      ${readsVisit ? sql`join visits v on v.site_id = e.site_id and v.id = e.visit_id` : sql``}
+      ${readsVisit ? visitsOf(q) : sql``}
       ${withPeople ? personJoin(q, 'e.visitor_id') : sql``}
       where e.site_id = ${q.siteId} and e.type = 'pageview'
         and e.occurred_at >= ${rangeStart(q)} and e.occurred_at < ${rangeEnd(q)}
