@@ -32,6 +32,15 @@ describe('privacy erasure', () => {
     expect(response.statusCode, response.body).toBe(202);
     return response.json() as { id: string; matched: Record<string, number> };
   };
+  /** The erasure step a request will run next. */
+  const stepOf = async (id: string) =>
+    (
+      await t.database.db
+        .selectFrom('privacy_requests')
+        .select('step')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).step;
   const status = async (id: string) =>
     (
       await t.request({ method: 'GET', url: `/v1/privacy/requests/${id}`, headers: bearer(t.owner.apiKey) })
@@ -214,12 +223,7 @@ describe('privacy erasure', () => {
       workerId: 'w1',
     });
     expect(first.unfinished).toEqual([request.id]);
-    const row = await t.database.db
-      .selectFrom('privacy_requests')
-      .select('step')
-      .where('id', '=', request.id)
-      .executeTakeFirstOrThrow();
-    expect(row.step).not.toBeNull();
+    expect(await stepOf(request.id)).not.toBeNull();
     // As if the next worker died mid-batch: its lease stands until it runs out.
     await t.database.db
       .updateTable('privacy_requests')
@@ -238,15 +242,7 @@ describe('privacy erasure', () => {
   it('deletes the events of a visit that started between its events step and its visits step', async () => {
     const fay = await seedPerson(t, site(), t.owner.apiKey, 'fay', nextWeek());
     const request = await erase({ kind: 'email', value: fay.email });
-    const stepOf = async () =>
-      (
-        await t.database.db
-          .selectFrom('privacy_requests')
-          .select('step')
-          .where('id', '=', request.id)
-          .executeTakeFirstOrThrow()
-      ).step;
-    for (let batch = 0; (await stepOf()) !== 'visits'; batch += 1) {
+    for (let batch = 0; (await stepOf(request.id)) !== 'visits'; batch += 1) {
       expect(batch).toBeLessThan(100);
       await t.app.services.privacyJobs.runPrivacyOnce({ maxBatches: 1 });
     }
