@@ -18,12 +18,8 @@ export interface BarRow {
 
 /** The longest figure of each column, in characters: its width follows, so no figure is cut. */
 function figureChars(rows: BarRow[], count: number): number[] {
-  return Array.from({ length: count }, (_, i) =>
-    Math.max(
-      0,
-      ...rows.map((row) => (typeof row.figures[i] === 'string' ? (row.figures[i] as string).length : 0)),
-    ),
-  );
+  const length = (figure: ReactNode) => (typeof figure === 'string' ? figure.length : 0);
+  return Array.from({ length: count }, (_, i) => Math.max(0, ...rows.map((row) => length(row.figures[i]))));
 }
 
 export function BarList({ rows, columns, caption }: { rows: BarRow[]; columns: string[]; caption: string }) {

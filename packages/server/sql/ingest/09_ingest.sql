@@ -4,10 +4,11 @@
 -- was written, and the server sends it again with the current facts in stale_sites.
 --
 -- p_locks are the writers' advisory locks (one per event id and per visitor, computed by the
--- server), taken first and in sorted order, so two writers never deadlock; every statement
--- after them reads a snapshot taken after they were granted (these functions are volatile), so
--- it sees what the lock's previous holder committed. Every lookup is an equality on a whole
--- primary key or an index prefix, so the generic plans asked for are index probes at any size.
+-- server), taken first and in order (touchtrail_take_writer_locks), so two writers never
+-- deadlock; every statement after them reads a snapshot taken after they were granted (these
+-- functions are volatile), so it sees what the lock's previous holder committed. Every lookup is
+-- an equality on a whole primary key or an index prefix, so the generic plans asked for are
+-- index probes at any size.
 create or replace function touchtrail_ingest(
   p_locks bigint[],
   p_facts jsonb,
@@ -29,7 +30,7 @@ declare
   touched visits[];
   started uuid[];
 begin
-  perform count(pg_advisory_xact_lock(k)) from (select unnest(p_locks) as k order by 1) as ordered;
+  perform touchtrail_take_writer_locks(p_locks);
   items := array(select jsonb_populate_recordset(null::touchtrail_ingest_item, p_items));
 
   select o.codes, o.site_ids, o.any_unverified into codes, site_ids, any_unverified

@@ -105,9 +105,7 @@ const deleteVisits: ErasureStep = {
         where ${personRows.visits(ref)} limit ${limit}`.execute(trx);
       if (rows.length === 0) return 0;
       const locks = sortedLockIds(rows.map((row) => visitorLockKey(row.snippet_key, row.visitor_id)));
-      // In the ingest's order (touchtrail_ingest), so the two never deadlock.
-      await sql`select count(pg_advisory_xact_lock(k))
-        from (select unnest(${locks}::bigint[]) as k order by 1) as ordered`.execute(trx);
+      await sql`select touchtrail_take_writer_locks(${locks}::bigint[])`.execute(trx);
       const ids = rows.map((row) => row.id);
       await sql`delete from events where events.site_id = ${ref.siteId}
         and events.visit_id = any(${ids}::uuid[]) and not ${isPaymentEvent}`.execute(trx);

@@ -7,7 +7,7 @@ import { eventDimensionSql, filterSql } from './filter-sql.js';
 import { filteredDimensions, type GrainQuery, personJoin, rangeEnd, rangeStart } from './grain.js';
 import type { Grouped } from './grouped-query.js';
 import { isEventDimension, isTimeDimension, isVisitDimension } from './stats-vocabulary.js';
-import { personSql, timeBucketSql, VISIT_DIMENSION_SQL } from './visit-columns.js';
+import { keepsAiVisitsOnly, personSql, timeBucketSql, VISIT_DIMENSION_SQL } from './visit-columns.js';
 
 export type PageviewMetric = 'visitors' | 'visits' | 'pageviews';
 
@@ -46,15 +46,6 @@ export function pageviewsPerVisitSql(q: GrainQuery, continuedFrom: string | null
     group by ${positions}`;
 }
 
-/** Whether the query's filters keep AI visits only: `is` on the AI channel alone, or on assistants. */
-const keepsAiVisitsOnly = (q: GrainQuery) =>
-  q.filters.some(
-    (filter) =>
-      filter.op === 'is' &&
-      ((filter.dimension === 'visit:channel' && filter.values.every((value) => value === 'ai')) ||
-        filter.dimension === 'visit:ai_source'),
-  );
-
 /**
  * The pageviews' visits. A visit's activity is never earlier than its pageviews (only browser
  * items move it, and pageviews come only from browsers), so visits idle since before the range
@@ -63,7 +54,7 @@ const keepsAiVisitsOnly = (q: GrainQuery) =>
  * every visit of the site.
  */
 const visitsOf = (q: GrainQuery) => sql`join visits v on v.site_id = e.site_id and v.id = e.visit_id
-  and v.last_activity_at >= ${rangeStart(q)} ${keepsAiVisitsOnly(q) ? sql`and v.source_kind = 'ai'` : sql``}`;
+  and v.last_activity_at >= ${rangeStart(q)} ${keepsAiVisitsOnly(q.filters) ? sql`and v.source_kind = 'ai'` : sql``}`;
 
 function pageviewRows(q: GrainQuery, withPeople: boolean) {
   // The visit is joined only when something reads it: most page reports never do.

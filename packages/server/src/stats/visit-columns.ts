@@ -4,6 +4,7 @@
  * reads as null.
  */
 import { type RawBuilder, sql } from 'kysely';
+import type { Filter } from './filters.js';
 import type { TimeDimension, VisitDimension, VisitMetric } from './stats-vocabulary.js';
 import { BOUNCE_ENGAGED_SECONDS } from './stats-vocabulary.js';
 
@@ -33,6 +34,19 @@ export const VISIT_DIMENSION_SQL: Record<VisitDimension, RawBuilder<string | nul
   'visit:os': sql`nullif(v.os, '')`,
   'visit:new_vs_returning': sql`case when v.is_new then 'new' else 'returning' end`,
 };
+
+/**
+ * Whether filters keep AI visits only, by the two definitions above: the channel is 'ai' exactly
+ * when `source_kind` is, and an assistant is named only for AI visits. Then `v.source_kind = 'ai'`
+ * may be added to a query, as the partial index of AI visits needs (migrations/034).
+ */
+export const keepsAiVisitsOnly = (filters: Filter[]) =>
+  filters.some(
+    (filter) =>
+      filter.op === 'is' &&
+      ((filter.dimension === 'visit:channel' && filter.values.every((value) => value === 'ai')) ||
+        filter.dimension === 'visit:ai_source'),
+  );
 
 /** Buckets of a moment (`column`) in the query's zone, written as the bucket's first moment. */
 export function timeBucketSql(
