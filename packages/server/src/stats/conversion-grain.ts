@@ -1,14 +1,21 @@
 /**
  * Conversion metrics over conversion events (`events` rows of type `event`: custom, server and
  * payment events, as the conversion listing counts them), with or without a visit, bucketed by
- * when they happened. Visit dimensions read the event's own visit (null without one).
+ * when they happened. Visit dimensions read the event's own visit (null without one), except
+ * the source dimensions, which read whom attribution credited (CREDITED_SQL).
  */
 import { type RawBuilder, sql } from 'kysely';
+import type { AttributionModel } from '../db/types.js';
 import { PAYMENT_EVENT_NAMES } from '../goals/goal-names.js';
 import { eventDimensionSql, filterSql } from './filter-sql.js';
-import { type GrainQuery, personJoin, rangeEnd, rangeStart } from './grain.js';
+import { filteredDimensions, type GrainQuery, personJoin, rangeEnd, rangeStart } from './grain.js';
 import type { Grouped } from './grouped-query.js';
-import { isEventDimension, isTimeDimension, isVisitDimension } from './stats-vocabulary.js';
+import {
+  isEventDimension,
+  isTimeDimension,
+  isVisitDimension,
+  type VisitDimension,
+} from './stats-vocabulary.js';
 import { personSql, timeBucketSql, VISIT_DIMENSION_SQL } from './visit-columns.js';
 
 /** `converters`: people with a conversion during a visit, the numerator of `conversion_rate`. */
@@ -28,20 +35,57 @@ const PLAIN_SQL: Record<PlainCount, RawBuilder<number>> = {
 const isPlain = (counts: ConversionCount[]): counts is PlainCount[] =>
   counts.every((name) => name === 'events' || name === 'conversions');
 
-function conversionRows(q: GrainQuery, people: boolean) {
+/** A conversion grain's query: the attribution model names whom a conversion's source credits. */
+export type ConversionQuery = GrainQuery & { model?: AttributionModel };
+
+/**
+ * A conversion counts for the source attribution credits it to, as its revenue does: under
+ * linear and time_decay the one with the largest share, as the conversion listing shows it
+ * (`credit`, joined by creditJoin). Before its attribution has run it counts for its own visit;
+ * with neither, it is direct.
+ */
+const CREDITED_SQL = {
+  'visit:channel': sql<string | null>`case
+    when credit.source is not null then case when credit.source_kind = 'ai' then 'ai' else credit.source end
+    when v.id is not null then ${VISIT_DIMENSION_SQL['visit:channel']}
+    else 'direct' end`,
+  'visit:ai_source': sql<string | null>`case
+    when credit.source is not null then case when credit.source_kind = 'ai' then credit.source end
+    else ${VISIT_DIMENSION_SQL['visit:ai_source']} end`,
+  'visit:source_kind': sql<string | null>`coalesce(credit.source_kind, v.source_kind, 'non_ai')`,
+} as const satisfies Partial<Record<VisitDimension, RawBuilder<string | null>>>;
+
+const readsCredit = (q: GrainQuery) =>
+  [...q.dimensions, ...filteredDimensions(q)].some((name) => name in CREDITED_SQL);
+
+const creditJoin = (q: ConversionQuery) => {
+  if (!q.model) throw new Error('a conversion by source needs an attribution model');
+  return sql`left join lateral (
+      select c.source, c.source_kind from attribution_credits c
+      where c.site_id = e.site_id and c.event_id = e.event_id and c.model = ${q.model}
+      order by round(c.share::numeric, 9) desc, c.source limit 1
+    ) credit on true`;
+};
+
+const visitColumnsOf = (q: GrainQuery) =>
+  readsCredit(q) ? { ...VISIT_DIMENSION_SQL, ...CREDITED_SQL } : VISIT_DIMENSION_SQL;
+
+function conversionRows(q: ConversionQuery, people: boolean) {
   return sql`
     from events e
     left join visits v on v.site_id = e.site_id and v.id = e.visit_id
+    ${readsCredit(q) ? creditJoin(q) : sql``}
     ${people ? personJoin(q, 'e.visitor_id') : sql``}
     where e.site_id = ${q.siteId} and e.type = 'event'
       and e.occurred_at >= ${rangeStart(q)} and e.occurred_at < ${rangeEnd(q)}
-      and ${filterSql({ op: 'and', filters: q.filters }, 'conversions')}`;
+      and ${filterSql({ op: 'and', filters: q.filters }, 'conversions', visitColumnsOf(q))}`;
 }
 
 function dimensionsOf(q: GrainQuery) {
+  const visitColumns = visitColumnsOf(q);
   return q.dimensions.map((name) => {
     if (isTimeDimension(name)) return timeBucketSql(name, q.timezone, sql`e.occurred_at`);
-    if (isVisitDimension(name)) return VISIT_DIMENSION_SQL[name];
+    if (isVisitDimension(name)) return visitColumns[name];
     if (isEventDimension(name)) return eventDimensionSql(name, 'e');
     throw new Error(`conversion grain asked for ${name}`);
   });
@@ -59,7 +103,7 @@ const PER_PERSON_SQL: Record<ConversionCount, RawBuilder<number>> = {
  * One row per group and person: the group's dimensions as `g0`…, `person`, the person's
  * `events` and `conversions`, and `in_visit` (one of them happened during a visit).
  */
-export function conversionsPerPersonSql(q: GrainQuery) {
+export function conversionsPerPersonSql(q: ConversionQuery) {
   const groupColumns = dimensionsOf(q).map((dimension, i) => sql`${dimension} as ${sql.ref(`g${i}`)}`);
   const positions = sql.raw([...Array(q.dimensions.length + 1).keys()].map((i) => i + 1).join(', '));
   return sql`
@@ -75,7 +119,7 @@ export function conversionsPerPersonSql(q: GrainQuery) {
  * summed from those rows: PostgreSQL hashes that grouping where `count(distinct person)` sorts
  * every event (a year of a large site's goals: 0.36 s against 0.47 s, bench/RESULTS.md).
  */
-export function conversionCounts(q: GrainQuery, counts: ConversionCount[]): Grouped {
+export function conversionCounts(q: ConversionQuery, counts: ConversionCount[]): Grouped {
   if (isPlain(counts)) {
     return {
       rows: conversionRows(q, false),
@@ -94,7 +138,7 @@ export function conversionCounts(q: GrainQuery, counts: ConversionCount[]): Grou
  * The summed `value` of the events a site sent, per group, currency and UTC day (the extras), in
  * minor units of that currency; money.ts turns it into the site's currency.
  */
-export function goalValues(q: GrainQuery): Grouped {
+export function goalValues(q: ConversionQuery): Grouped {
   return {
     rows: sql`${conversionRows(q, false)} and ${SITE_SENT} and e.value_minor is not null`,
     dimensions: dimensionsOf(q),

@@ -5,6 +5,7 @@
  */
 import { badInput } from '../http/errors.js';
 import { DAY_MS } from '../lib/clock.js';
+import { quoted } from './quoted.js';
 import { type DateRangeKeyword, MAX_RANGE_YEARS } from './stats-vocabulary.js';
 
 export type DateRangeInput = DateRangeKeyword | [string, string];
@@ -22,7 +23,10 @@ export function resolveTimezone(input: string | undefined): string {
       // Falls through to the 422: Intl knows no such zone.
     }
   }
-  throw badInput('timezone', 'timezone must be an IANA time zone name such as Europe/Berlin or UTC');
+  throw badInput(
+    'timezone',
+    `timezone: unknown timezone ${quoted(input)}; use an IANA time zone name such as Europe/Berlin or UTC`,
+  );
 }
 
 /** The calendar day `instant` falls on in `timezone`, YYYY-MM-DD. */

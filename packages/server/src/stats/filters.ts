@@ -4,6 +4,7 @@
  * naming the exact place (`filters.1.2`), so a client sees which part to fix.
  */
 import { badInput } from '../http/errors.js';
+import { quoted } from './quoted.js';
 import {
   type EventDimension,
   FILTER_OPERATORS,
@@ -85,15 +86,15 @@ function parseFilter(item: unknown, field: string, depth: number): Filter {
   if (!(FILTER_OPERATORS as readonly string[]).includes(op)) {
     throw badInput(
       `${field}.0`,
-      `${field}.0: unknown filter operator; one of ${FILTER_OPERATORS.join(', ')}, or a group: and, or, not`,
+      `${field}.0: unknown filter operator ${quoted(op)}; one of ${FILTER_OPERATORS.join(', ')}, or a group: and, or, not`,
     );
   }
   const [, dimension, values] = item;
   if (typeof dimension !== 'string' || !(isVisitDimension(dimension) || isEventDimension(dimension))) {
     const why =
       typeof dimension === 'string' && isTimeDimension(dimension)
-        ? 'cannot filter on time; use date_range'
-        : 'unknown or unsupported filter dimension';
+        ? `cannot filter on time (${quoted(dimension)}); use date_range`
+        : `unknown filter dimension ${quoted(dimension)}`;
     throw badInput(`${field}.1`, `${field}.1: ${why}`);
   }
   if (

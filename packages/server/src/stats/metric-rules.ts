@@ -5,7 +5,8 @@
  *   from pageview events, and the visit-shaped metrics (bounce rate, duration, views per visit)
  *   have no per-page or per-goal meaning;
  * - `events`, `conversions`, `goal_value` count conversion events, and by `event:goal` or
- *   `event:props:*` so do `visitors` (the people who converted);
+ *   `event:props:*` so do `visitors` (the people who converted); by a source dimension a
+ *   conversion counts for its credited source (conversion-grain.ts);
  * - `conversion_rate` is people with a conversion during a visit over visitors (the visitors of
  *   the same time and visit groups; by goal, all of them);
  * - revenue comes from the daily revenue rollup, which knows the credited source only.

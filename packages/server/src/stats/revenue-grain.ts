@@ -16,11 +16,14 @@ import { dayBucketSql } from './visit-columns.js';
 
 const AI_LABELS = sql.join(AI_ASSISTANTS.map((assistant) => sql.lit(assistant.label)));
 
-/** The visit dimensions revenue can be read by, over `daily_revenue d` ('' is unattributed). */
+/**
+ * The visit dimensions revenue can be read by, over `daily_revenue d`. '' is revenue no visit
+ * could be credited with: direct, as its conversion is (conversion-grain.ts).
+ */
 export const REVENUE_DIMENSION_SQL = {
   'visit:channel': sql<
     string | null
-  >`case when d.source in (${AI_LABELS}) then 'ai' else nullif(d.source, '') end`,
+  >`case when d.source in (${AI_LABELS}) then 'ai' else coalesce(nullif(d.source, ''), 'direct') end`,
   'visit:ai_source': sql<string | null>`case when d.source in (${AI_LABELS}) then d.source end`,
 } as const;
 

@@ -124,6 +124,28 @@ describe('POST /v1/stats/query, contract', () => {
     expect(response.json()).toMatchObject({ error: 'validation_failed', field });
   });
 
+  it.each([
+    [{ metrics: ['visits', 'not_a_metric'] }, 'metrics.1: unknown metric "not_a_metric"'],
+    [{ dimensions: ['visit:nope'] }, 'dimensions.0: unknown dimension "visit:nope"'],
+    [
+      { timezone: 'Mars/Olympus' },
+      'timezone: unknown timezone "Mars/Olympus"; use an IANA time zone name such as Europe/Berlin or UTC',
+    ],
+    [{ filters: [['is', 'visit:nope', ['x']]] }, 'filters.0.1: unknown filter dimension "visit:nope"'],
+    [
+      { filters: [['like', 'visit:channel', ['ai']]] },
+      'filters.0.0: unknown filter operator "like"; one of is, is_not, contains, matches, or a group: and, or, not',
+    ],
+    [
+      { order_by: [['pageviews', 'desc']] },
+      'order_by.0.0: "pageviews" is not one of the requested metrics or dimensions',
+    ],
+  ])('names the offending value in the 422 to %j', async (change, message) => {
+    const response = await query({ ...valid(), ...change });
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toEqual({ error: 'validation_failed', message, field: expect.any(String) });
+  });
+
   it('takes a range of exactly five years less a day', async () => {
     const response = await query({ ...valid(), date_range: ['2020-01-01', '2024-12-31'] });
     expect(response.statusCode).toBe(200);

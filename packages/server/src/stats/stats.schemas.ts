@@ -4,6 +4,7 @@ import { ATTRIBUTION_MODELS } from '../attribution/models.js';
 import { codedErrorSchema, siteRefSchema } from '../http/schemas.js';
 import { daySchema } from '../lib/day-window.js';
 import { MAX_FILTERS } from './filters.js';
+import { quoted } from './quoted.js';
 import { aiRevenueQueryExample, statsAnswerExamples, statsQueryExamples } from './stats.examples.js';
 import {
   COMPARISONS,
@@ -17,15 +18,23 @@ import {
   PROPS_PREFIX,
 } from './stats-vocabulary.js';
 
-const dimensionName = z.union([
-  z.enum(DIMENSIONS),
-  z
-    .string()
-    .startsWith(PROPS_PREFIX)
-    .min(PROPS_PREFIX.length + 1)
-    .max(PROPS_PREFIX.length + MAX_PROPERTY_KEY_CHARS)
-    .transform((name) => name as `event:props:${string}`),
-]);
+const dimensionName = z.union(
+  [
+    z.enum(DIMENSIONS),
+    z
+      .string()
+      .startsWith(PROPS_PREFIX)
+      .min(PROPS_PREFIX.length + 1)
+      .max(PROPS_PREFIX.length + MAX_PROPERTY_KEY_CHARS)
+      .transform((name) => name as `event:props:${string}`),
+  ],
+  {
+    error: (issue) =>
+      typeof issue.input === 'string' && issue.input.startsWith(PROPS_PREFIX)
+        ? `${quoted(issue.input)} needs a property key of 1 to ${MAX_PROPERTY_KEY_CHARS} characters`
+        : `unknown dimension ${quoted(issue.input)}`,
+  },
+);
 
 const orderDirection = z.enum(['asc', 'desc']);
 
@@ -36,7 +45,7 @@ export const statsQueryBody = z
   .strictObject({
     site_id: siteRefSchema,
     metrics: z
-      .array(z.enum(METRICS))
+      .array(z.enum(METRICS, { error: (issue) => `unknown metric ${quoted(issue.input)}` }))
       .min(1)
       .max(METRICS.length)
       .describe(
@@ -44,7 +53,9 @@ export const statsQueryBody = z
           '`pageviews`, `views_per_visit` (two decimals), `visit_duration` (mean engaged seconds per visit, whole ' +
           'seconds), `bounce_rate` (percent, one decimal: visits with one pageview, no custom event and under 10 s ' +
           'engaged). Conversions: `events` (custom and server events the site sent), `conversions` (every conversion ' +
-          'event as the conversion listing counts it, payments and trials included, with or without a visit), ' +
+          'event as the conversion listing counts it, payments and trials included, with or without a visit; by ' +
+          'channel, assistant or source kind it counts once, for the source `attribution_model` credits it to, the ' +
+          'largest share under linear and time_decay, direct with no visit in its 30 days), ' +
           '`conversion_rate` (percent, one decimal: people with a conversion during a visit over visitors), ' +
           '`goal_value` (the summed `value` of the events the site sent). Revenue under `attribution_model`: ' +
           '`revenue_net` (net of refunds) and `revenue_refunded`, booked per UTC day. Money is in minor units of ' +
@@ -83,7 +94,8 @@ export const statsQueryBody = z
       .describe(
         'All must hold. A filter is `[operator, dimension, values]` on a `visit:` or `event:` dimension, true when ' +
           'any value holds (an event dimension filters visits to those with such an event, and events themselves ' +
-          'when the rows are events of that kind; revenue takes channel and assistant filters only): `is`, `is_not`, `contains` (a substring, any case) or `matches` (the whole value, case-sensitive, ' +
+          'when the rows are events of that kind: with an `event:page` filter `pageviews` counts the matching ' +
+          'pageviews only, and bounce rate, duration and views per visit are those of the matching visits; revenue takes channel and assistant filters only): `is`, `is_not`, `contains` (a substring, any case) or `matches` (the whole value, case-sensitive, ' +
           '`*` standing for any characters and nothing else special; at most 50 patterns of 200 characters). A ' +
           'null value never `is`, contains or matches anything. Groups: `["and", [f, …]]`, `["or", [f, …]]`, `["not", f]`',
       ),

@@ -16,6 +16,7 @@ import { filterLeaves, parseFilters } from './filters.js';
 import { firstVisitDay } from './first-visit-day.query.js';
 import { planMetrics } from './metric-rules.js';
 import { answerStatsQuery } from './planner.js';
+import { quoted } from './quoted.js';
 import type { StatsQueryBody } from './stats.schemas.js';
 import {
   DEFAULT_LIMIT,
@@ -127,7 +128,10 @@ function resolveOrder(
   const names: readonly string[] = [...metrics, ...dimensions];
   input.forEach(([name], i) => {
     if (!names.includes(name)) {
-      throw badInput(`order_by.${i}.0`, `order_by.${i}.0 must be one of the requested metrics or dimensions`);
+      throw badInput(
+        `order_by.${i}.0`,
+        `order_by.${i}.0: ${quoted(name)} is not one of the requested metrics or dimensions`,
+      );
     }
   });
   return input;

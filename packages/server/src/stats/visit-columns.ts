@@ -105,9 +105,10 @@ export const BOUNCED = sql<boolean>`(v.pageviews = 1 and v.engaged_seconds < ${s
  * which PostgreSQL does with a hash where `count(distinct)` sorts): their visits, pageviews and
  * engaged seconds, and their bounces when `ce` is joined.
  */
-export const personPartialsSql = (withBounces: boolean) =>
+export const personPartialsSql = (withBounces: boolean, matchedPageviews = false) =>
   sql`count(*) as n, sum(v.pageviews) as pv, sum(v.engaged_seconds) as eng,
-    ${withBounces ? sql`count(*) filter (where ${BOUNCED})` : sql`0`} as b`;
+    ${withBounces ? sql`count(*) filter (where ${BOUNCED})` : sql`0`} as b
+    ${matchedPageviews ? sql`, sum(mp.pv) as mpv` : sql``}`;
 
 /** The visit metrics over those per-person rows `pg`: the same figures as VISIT_METRIC_SQL. */
 export const VISIT_METRIC_OVER_PEOPLE_SQL: Record<VisitMetric, RawBuilder<number>> = {

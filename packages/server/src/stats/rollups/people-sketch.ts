@@ -209,3 +209,16 @@ export function swapPeople(stored: Uint8Array, swaps: ReadonlyMap<number, number
   }
   return swapped ? bytes : null;
 }
+
+/**
+ * Whether a stored sketch is a list of none but these people (privacy erasure: a rollup row only
+ * they made). False for registers, which always hold more people than a person has ids.
+ */
+export function holdsOnly(stored: Uint8Array, people: ReadonlySet<number>): boolean {
+  const bytes = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
+  if (bytes[0] !== LIST || bytes.length < 9) return false;
+  for (let at = 1; at + 8 <= bytes.length; at += 8) {
+    if (!people.has(bytes.readUInt32BE(at) * TWO_32 + bytes.readUInt32BE(at + 4))) return false;
+  }
+  return true;
+}
