@@ -44,14 +44,15 @@ describe('attribution of payments', () => {
     });
     expect(await revenueRows(t, site.id, 'first_touch')).toEqual([row('chatgpt', 9000, 1)]);
     expect(await revenueRows(t, site.id, 'last_touch')).toEqual([row('search', 9000, 1)]);
+    // The money is split; the conversion counts once, for the largest share (a tie: by name).
     expect(await revenueRows(t, site.id, 'linear')).toEqual([
-      row('chatgpt', 4500, 0.5),
-      row('search', 4500, 0.5),
+      row('chatgpt', 4500, 1),
+      row('search', 4500, 0),
     ]);
     // Weights 1/2 and 1: a third and two thirds, in exact millionths that add up to the whole.
     expect(await revenueRows(t, site.id, 'time_decay')).toEqual([
-      row('chatgpt', 3000, 0.333333),
-      row('search', 6000, 0.666667),
+      row('chatgpt', 3000, 0),
+      row('search', 6000, 1),
     ]);
     expect((await paymentOf(site.id, payment.id)).attributed_at).toEqual(t.clock.now());
     const fact = await t.database.db
@@ -78,8 +79,8 @@ describe('attribution of payments', () => {
       .execute();
     await attribute();
     expect(await revenueRows(t, site.id, 'linear')).toEqual([
-      row('chatgpt', 4500, 0.5),
-      row('search', 4500, 0.5),
+      row('chatgpt', 4500, 1),
+      row('search', 4500, 0),
     ]);
   });
 
@@ -143,12 +144,12 @@ describe('attribution of payments', () => {
     expect(bySourceAndDay('chatgpt', paidDay)).toMatchObject({
       gross_minor: 5000,
       refunded_minor: 0,
-      conversions: 0.5,
+      conversions: 1,
     });
     expect(bySourceAndDay('search', paidDay)).toMatchObject({
       gross_minor: 5000,
       refunded_minor: 0,
-      conversions: 0.5,
+      conversions: 0,
     });
     expect(bySourceAndDay('chatgpt', firstRefundDay)).toMatchObject({
       gross_minor: 0,

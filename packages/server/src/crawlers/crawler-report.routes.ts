@@ -79,11 +79,13 @@ const reportSchema = z
           assistant_visits: z.number().int(),
           conversions: z
             .number()
-            .describe('Conversions credited to those visits (shares under linear and time_decay)'),
+            .describe(
+              'Conversions credited to those visits, each counted once, for the source with the largest share of it',
+            ),
           payments: z
             .number()
             .describe(
-              'Payments (and trials) credited to those visits, whatever their currency (shares under linear and time_decay)',
+              'Payments (and trials) credited to those visits, whatever their currency, counted as `conversions` are',
             ),
           gross: z.number(),
           refunded: z.number(),

@@ -1,6 +1,7 @@
 /** The queries behind the crawler report, each returning one part of it. */
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/types.js';
+import { SHARE_TIE_DECIMALS } from '../revenue/credited-source.js';
 
 export interface Window {
   siteId: string;
@@ -77,22 +78,26 @@ export function assistantVisits(db: Kysely<DB>, w: Window, labels: string[]) {
     .execute();
 }
 
-/** Conversion events credited to each label under a model (shares summed). */
-export function creditedConversions(db: Kysely<DB>, w: Window, model: string, labels: string[]) {
-  if (labels.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('attribution_credits as c')
-    .innerJoin('events as e', (join) =>
-      join.onRef('e.site_id', '=', 'c.site_id').onRef('e.event_id', '=', 'c.event_id'),
-    )
-    .select(['c.source', (eb) => eb.fn.sum<number>('c.share').as('conversions')])
-    .where('c.site_id', '=', w.siteId)
-    .where('c.model', '=', model as 'last_touch')
-    .where('c.source', 'in', labels)
-    .where('e.occurred_at', '>=', new Date(`${w.from}T00:00:00Z`))
-    .where('e.occurred_at', '<', new Date(endOf(w.to)))
-    .groupBy('c.source')
-    .execute();
+/**
+ * Conversion events counted for each label under a model: each once, for its credited source
+ * (revenue/credited-source.ts; the largest share, ties by source name).
+ */
+export async function creditedConversions(db: Kysely<DB>, w: Window, model: string, labels: string[]) {
+  if (labels.length === 0) return [];
+  const { rows } = await sql<{ source: string; conversions: number }>`
+    select credit.source, count(*)::int as conversions
+    from events e
+    join lateral (
+      select c.source from attribution_credits c
+      where c.site_id = e.site_id and c.event_id = e.event_id and c.model = ${model}
+      order by round(c.share::numeric, ${SHARE_TIE_DECIMALS}) desc, c.source limit 1
+    ) credit on true
+    where e.site_id = ${w.siteId} and e.type = 'event'
+      and e.occurred_at >= ${new Date(`${w.from}T00:00:00Z`)} and e.occurred_at < ${new Date(endOf(w.to))}
+      and credit.source in (${sql.join(labels)})
+    group by credit.source
+  `.execute(db);
+  return rows;
 }
 
 /**

@@ -15,7 +15,7 @@ export interface RevenueDayRow {
   /** Fractional minor units of `currency` (a share of a payment). */
   gross_minor: number;
   refunded_minor: number;
-  /** Credited shares of conversions (trials included) and of trials alone. */
+  /** Conversions counted for the source (trials included), and trials alone (credited-source.ts). */
   conversions: number;
   trials: number;
   from_per_euro: number | null;

@@ -19,6 +19,7 @@ import type { Transaction } from 'kysely';
 import { ATTRIBUTION_MODELS, type Credits } from '../attribution/models.js';
 import { queueRefundFact } from '../attribution/refund-fact.js';
 import type { AttributionModel, DB } from '../db/types.js';
+import { countOnce } from './credited-source.js';
 import { createDeltaSheet } from './revenue-deltas.js';
 import * as store from './revenue-ledger.store.js';
 import { microToDecimal, splitAmount } from './split-amount.js';
@@ -86,9 +87,10 @@ export async function postPayment(
     const day = dayOf(new Date(payment.paid_at));
     for (const model of ATTRIBUTION_MODELS) {
       const shares = sharesUnder(credits[model]);
-      // Trials count as conversions (interface §4.4: they lower average order value) and apart.
-      sheet.add(day, model, 'conversions', splitAmount(1, shares));
-      if (payment.kind === 'trial') sheet.add(day, model, 'trials', splitAmount(1, shares));
+      // Money is split by share; the conversion counts once, for its credited source. Trials
+      // count as conversions (interface §4.4: they lower average order value) and apart.
+      sheet.add(day, model, 'conversions', countOnce(shares));
+      if (payment.kind === 'trial') sheet.add(day, model, 'trials', countOnce(shares));
       else
         sheet.add(day, model, 'gross', splitAmount(payment.settlement_minor ?? payment.amount_minor, shares));
     }

@@ -4,10 +4,12 @@
  * at the ECB rate of its day (or the most recent earlier one); money with no rate on record is
  * left out of those figures and listed per currency under the row's own `unconverted` (and the
  * report's, for the window), so no amount is ever guessed and no row loses money silently.
- * Counts need no rate and are always included.
+ * Counts need no rate and are always included. Revenue no visit could be credited with is shown
+ * as direct, like its conversion.
  */
 import { toMajorUnits } from '../lib/money.js';
 import { convertMajor, roundToCurrency } from '../rates/exchange.js';
+import { reportedSource } from './credited-source.js';
 import type { RevenueDayRow } from './revenue-by-day.query.js';
 
 export interface Figures {
@@ -101,10 +103,11 @@ export function summariseRevenue(rows: RevenueDayRow[], currency: string) {
     const converted = gross === null || refunded === null ? null : { gross, refunded };
     const day = days.get(row.day) ?? { total: zero(), sources: new Map<string, Tally>() };
     days.set(row.day, day);
-    const daySource = day.sources.get(row.source) ?? zero();
-    day.sources.set(row.source, daySource);
-    const windowSource = sources.get(row.source) ?? zero();
-    sources.set(row.source, windowSource);
+    const source = reportedSource(row.source);
+    const daySource = day.sources.get(source) ?? zero();
+    day.sources.set(source, daySource);
+    const windowSource = sources.get(source) ?? zero();
+    sources.set(source, windowSource);
     for (const tally of [day.total, daySource, windowSource, totals]) add(tally, row, converted, original);
   }
 

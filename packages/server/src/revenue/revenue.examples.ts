@@ -21,7 +21,15 @@ const search = {
   trials: 0,
   unconverted: pesos,
 };
-const unmatched = { source: '', gross: 49, refunded: 0, net: 49, conversions: 1, trials: 0, unconverted: [] };
+const direct = {
+  source: 'direct',
+  gross: 49,
+  refunded: 0,
+  net: 49,
+  conversions: 1,
+  trials: 0,
+  unconverted: [],
+};
 
 export const revenueReportExample = {
   site_id: 'ttid_4kQp2ZrT9xVbN7mWcLs3Ed',
@@ -30,7 +38,7 @@ export const revenueReportExample = {
   attribution_model: 'last_touch',
   currency: 'EUR',
   totals: { gross: 295, refunded: 49, net: 246, conversions: 8, trials: 1 },
-  sources: [search, chatgpt, unmatched],
+  sources: [search, chatgpt, direct],
   days: [
     {
       date: '2026-11-20',
@@ -42,7 +50,7 @@ export const revenueReportExample = {
       unconverted: [],
       sources: [
         { source: 'chatgpt', gross: 147, refunded: 0, net: 147, conversions: 4, trials: 1, unconverted: [] },
-        { source: '', gross: 49, refunded: 0, net: 49, conversions: 1, trials: 0, unconverted: [] },
+        { source: 'direct', gross: 49, refunded: 0, net: 49, conversions: 1, trials: 0, unconverted: [] },
       ],
     },
     {

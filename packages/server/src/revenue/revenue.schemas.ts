@@ -29,7 +29,7 @@ const figures = {
   conversions: z
     .number()
     .describe(
-      'Payments and trials credited, counted gross (refunds do not lower it); fractional under linear and time_decay',
+      'Payments and trials credited, counted gross (refunds do not lower it); each counts once, for the source with the largest share of it (the money is split by share under linear and time_decay)',
     ),
   trials: z.number().describe('Of `conversions`, the free trials'),
 };
@@ -53,7 +53,7 @@ const sourceFigures = z.object({
   source: z
     .string()
     .describe(
-      'Credited source: the visit’s source label (assistant name, `search`, `direct`, …); "" when no visit matched',
+      'Credited source: the visit’s source label (assistant name, `search`, `direct`, …); `direct` too when no visit matched',
     ),
   ...figures,
   unconverted: rowUnconverted,

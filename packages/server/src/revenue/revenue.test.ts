@@ -56,9 +56,9 @@ describe('GET /v1/revenue', () => {
       totals: figures(160, 100, 4, 1),
       sources: [
         { source: 'search', ...figures(60, 0, 1), unconverted: [] },
-        // The pounds had no rate: the row says so instead of reading 0.
-        { source: '', ...figures(0, 0, 1), unconverted: pounds },
         { source: 'chatgpt', ...figures(100, 100, 2, 1), unconverted: [] },
+        // No visit led to the pounds: direct. They had no rate: the row says so instead of reading 0.
+        { source: 'direct', ...figures(0, 0, 1), unconverted: pounds },
       ],
       days: [
         {
@@ -68,7 +68,7 @@ describe('GET /v1/revenue', () => {
           sources: [
             { source: 'chatgpt', ...figures(100, 0, 2, 1), unconverted: [] },
             { source: 'search', ...figures(60, 0, 1), unconverted: [] },
-            { source: '', ...figures(0, 0, 1), unconverted: pounds },
+            { source: 'direct', ...figures(0, 0, 1), unconverted: pounds },
           ],
         },
         {

@@ -4,6 +4,9 @@ import { formatCount, formatMoney, formatPercent } from '../../lib/format';
 import { assistantName, capitalized, channelName, countryName } from '../../lib/names';
 import type { PanelColumn, PanelTab } from './ReportPanel';
 
+/** Conversion events the server records for payments (goals/goal-names.ts): never goals. */
+const PAYMENT_EVENT_NAMES = ['payment', 'trial'] as const;
+
 const visitors: PanelColumn = { metric: 'visitors', label: 'Visitors', format: (v) => formatCount(v) };
 const revenue = (currency: string): PanelColumn => ({
   metric: 'revenue_net',
@@ -102,12 +105,15 @@ export function goalTabs(totalVisitors: number, currency: string, names: Map<str
       key: 'goals',
       label: 'Goals',
       dimension: 'event:goal',
+      // The stats query's event:goal is every conversion event; payments and trials are
+      // conversions but never goals (DESIGN.md §4), so the panel lists what the Goals page lists.
+      filters: [['is_not', 'event:goal', [...PAYMENT_EVENT_NAMES]]],
       name: (event) => names.get(event) ?? event,
       columns: [
         { metric: 'visitors', label: 'People', format: (v) => formatCount(v) },
         { metric: 'conversions', label: 'Total', format: (v) => formatCount(v) },
         { metric: 'visitors', label: 'Rate', format: (_v, row) => formatPercent(rate(row)) },
-        // Goals sent without a value, and payments (whose amounts are revenue), have none.
+        // Goals sent without a value have none.
         { metric: 'goal_value', label: 'Value', format: (v) => (v ? formatMoney(v, currency) : '—') },
       ],
     },
