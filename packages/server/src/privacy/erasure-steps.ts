@@ -4,10 +4,12 @@
  * A crashed or interrupted erasure resumes at the step it recorded (privacy-jobs.ts).
  *
  * What goes: facts and queued deliveries about the person, the attribution of their goal
- * conversions, their events, visits, identity links and visitor rows. What stays: their
- * payments, for the books, with the visitor id, person key and customer id cleared; daily
- * totals and rollups, so reports over past days do not change (interface §4.5), with the
- * person's hashes in the rollups' people lists swapped for meaningless ones.
+ * conversions, their events (and their values in the daily property counts), visits, identity
+ * links and visitor rows, and the rollup rows of pages, referrers and campaign tags that only
+ * they sent (erase-rollup-values.ts). What stays: their payments, for the books, with the
+ * visitor id, person key and customer id cleared; daily totals and the other rollups, so totals
+ * over past days do not change (interface §4.5), with the person's hashes in the rollups'
+ * people lists swapped for meaningless ones.
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { sortedLockIds, visitorLockKey } from '../db/advisory-locks.js';
@@ -16,6 +18,8 @@ import { buildGoalRollupDay } from '../stats/rollups/goal-rollup-day.js';
 import { personHash, swapPeople } from '../stats/rollups/people-sketch.js';
 import { buildRollupDay, monthOf } from '../stats/rollups/rollup-day.js';
 import { lastClosableDay } from '../stats/rollups/rollup-job.js';
+import { deleteEventsWithValues } from './erase-events.js';
+import { deleteSoleValueRows } from './erase-rollup-values.js';
 import {
   isPaymentEvent,
   ownEvents,
@@ -89,6 +93,21 @@ const buildRollups: ErasureStep = {
   },
 };
 
+/** The person's events but payment conversions, and their values in the daily property counts. */
+const deleteEvents: ErasureStep = {
+  name: 'events',
+  run: (db, ref, limit) =>
+    db
+      .transaction()
+      .execute((trx) =>
+        deleteEventsWithValues(
+          trx,
+          ref.siteId,
+          sql`events.event_id in (select events.event_id from events where ${ownEvents(ref)} limit ${limit})`,
+        ),
+      ),
+};
+
 /**
  * The person's visits, with any event that joined one of them after the events step. It holds
  * the visitors' ingest locks while it deletes: an ingest batch adding to one of these visits
@@ -107,8 +126,11 @@ const deleteVisits: ErasureStep = {
       const locks = sortedLockIds(rows.map((row) => visitorLockKey(row.snippet_key, row.visitor_id)));
       await sql`select touchtrail_take_writer_locks(${locks}::bigint[])`.execute(trx);
       const ids = rows.map((row) => row.id);
-      await sql`delete from events where events.site_id = ${ref.siteId}
-        and events.visit_id = any(${ids}::uuid[]) and not ${isPaymentEvent}`.execute(trx);
+      await deleteEventsWithValues(
+        trx,
+        ref.siteId,
+        sql`events.visit_id = any(${ids}::uuid[]) and not ${isPaymentEvent}`,
+      );
       const result = await sql`delete from visits
         where site_id = ${ref.siteId} and id = any(${ids}::uuid[])`.execute(trx);
       return Number(result.numAffectedRows ?? 0);
@@ -145,6 +167,28 @@ const detachPayments: ErasureStep = {
   },
 };
 
+/** The person's hashes in the rollups' people lists, each with the meaningless one it is swapped for. */
+async function personSwaps(db: Kysely<DB>, ref: RequestRef): Promise<Map<number, number>> {
+  const people = [
+    ...(await scopeValues(db, ref.requestId, 'visitor')).map((id) => `v:${id}`),
+    ...(await scopeValues(db, ref.requestId, 'person_key')).map((key) => `p:${key}`),
+  ];
+  return new Map(
+    people.map((person) => {
+      const hash = personHash(person);
+      return [hash, personHash(`erased:${ref.requestId}:${hash}`)] as const;
+    }),
+  );
+}
+
+const deleteRollupValues: ErasureStep = {
+  name: 'rollup_values',
+  async run(db, ref, limit) {
+    const swaps = await personSwaps(db, ref);
+    return deleteSoleValueRows(db, ref, new Set([...swaps.keys(), ...swaps.values()]), limit);
+  },
+};
+
 /**
  * Swaps the person's hashes in the rollups' people lists of the days they visited (and those
  * days' months) for hashes of nothing, the same swap everywhere, so counts and merges stay.
@@ -152,16 +196,7 @@ const detachPayments: ErasureStep = {
 const swapRollupPeople: ErasureStep = {
   name: 'rollup_people',
   async run(db, ref, limit) {
-    const people = [
-      ...(await scopeValues(db, ref.requestId, 'visitor')).map((id) => `v:${id}`),
-      ...(await scopeValues(db, ref.requestId, 'person_key')).map((key) => `p:${key}`),
-    ];
-    const swaps = new Map(
-      people.map((person) => {
-        const hash = personHash(person);
-        return [hash, personHash(`erased:${ref.requestId}:${hash}`)] as const;
-      }),
-    );
+    const swaps = await personSwaps(db, ref);
     const days = await scopeValues(db, ref.requestId, 'day');
     const months = [...new Set(days.map(monthOf))];
     let changed = await swapGoalPeople(db, ref.siteId, days, swaps, limit);
@@ -243,7 +278,7 @@ export const ERASURE_STEPS: readonly ErasureStep[] = [
     (ref) =>
       sql`attribution_credits.site_id = ${ref.siteId} and attribution_credits.event_id in ${goalEventIds(ref)}`,
   ),
-  deleteWhere('events', 'events', ['site_id', 'event_id'], ownEvents),
+  deleteEvents,
   deleteVisits,
   deleteWhere(
     'identity_links',
@@ -254,5 +289,6 @@ export const ERASURE_STEPS: readonly ErasureStep[] = [
   deleteWhere('visitors', 'visitors', ['site_id', 'visitor_id'], personRows.visitors),
   detachPaymentEvents,
   detachPayments,
+  deleteRollupValues,
   swapRollupPeople,
 ];
