@@ -4,8 +4,18 @@ import type { Answer } from './api-types';
 import type { Days } from './goals';
 import { api } from './http';
 
-/** `visits` and `conversions` are newest first, at most 100 each. */
-export type Person = Answer<'getVisitor'>;
+/** A refund of one of the person's payments (`event_id` names the payment's conversion). */
+export interface PersonRefund {
+  event_id: string;
+  refunded_at: string;
+  amount_cents: number;
+  currency: string;
+}
+/**
+ * `visits` and `conversions` are newest first, at most 100 each; `refunds` oldest first (spelled
+ * out until the client is regenerated).
+ */
+export type Person = Answer<'getVisitor'> & { refunds: PersonRefund[] };
 export type PersonVisit = Person['visits'][number];
 export type PersonConversion = Person['conversions'][number];
 

@@ -20,8 +20,14 @@ export function useRevenue(siteId: string, window: { from: string; to: string },
   });
 }
 
-export type ConversionPage = Answer<'listConversions'>;
-export type ConversionRow = ConversionPage['conversions'][number];
+/** `rate_day`, `rates_as_of` and `rates_stale` are spelled out until the client is regenerated. */
+type ListedConversion = Answer<'listConversions'>['conversions'][number] & { rate_day: string | null };
+export type ConversionPage = Omit<Answer<'listConversions'>, 'conversions'> & {
+  conversions: ListedConversion[];
+  rates_as_of: string | null;
+  rates_stale: boolean;
+};
+export type ConversionRow = ListedConversion;
 
 export interface ConversionFilters {
   from: string;

@@ -1,6 +1,6 @@
 /** The frame of every signed-in page: the bar with the site switcher, theme and sign-out. */
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useRoute } from 'wouter';
 import { dashboardSitesQuery } from '../api/sites';
 import type { Me } from '../api/types';
@@ -40,14 +40,16 @@ function ThemeToggle() {
         setTheme(next);
       }}
     >
-      {next === 'dark' ? 'Dark theme' : 'Light theme'}
+      {next === 'dark' ? 'Dark' : 'Light'}
+      <span className="wide-only"> theme</span>
     </button>
   );
 }
 
-const SITE_SECTIONS = [
+/** `also`: paths opened from the section that keep it highlighted (a person comes from Goals). */
+const SITE_SECTIONS: { path: string; label: string; also?: string }[] = [
   { path: '', label: 'Overview' },
-  { path: '/goals', label: 'Goals' },
+  { path: '/goals', label: 'Goals', also: '/people' },
   { path: '/funnels', label: 'Funnels' },
   { path: '/revenue', label: 'Revenue' },
   { path: '/ai', label: 'AI crawlers' },
@@ -58,21 +60,54 @@ const SITE_SECTIONS = [
 function SiteNav({ siteId }: { siteId: string }) {
   const [location] = useLocation();
   const base = `/sites/${siteId}`;
-  const current =
-    SITE_SECTIONS.filter((s) => s.path !== '' && location.startsWith(base + s.path))[0]?.path ?? '';
+  const opens = (path: string | undefined) => path !== undefined && location.startsWith(base + path);
+  const current = SITE_SECTIONS.find((s) => s.path !== '' && (opens(s.path) || opens(s.also)))?.path ?? '';
+  const more = useScrollCue(location);
   return (
-    <nav className="site-nav" aria-label="Site">
-      {SITE_SECTIONS.map((section) => (
-        <Link
-          key={section.path}
-          href={base + section.path}
-          aria-current={section.path === current ? 'page' : undefined}
-        >
-          {section.label}
-        </Link>
-      ))}
-    </nav>
+    <div className="site-nav-frame" data-more={more.side}>
+      <nav className="site-nav" aria-label="Site" ref={more.ref}>
+        {SITE_SECTIONS.map((section) => (
+          <Link
+            key={section.path}
+            href={base + section.path}
+            aria-current={section.path === current ? 'page' : undefined}
+          >
+            {section.label}
+          </Link>
+        ))}
+      </nav>
+    </div>
   );
+}
+
+/**
+ * Which sides of a sideways-scrolling row have more to see (`before`, `after`, `both`), for the
+ * fade that says so; the current tab is scrolled into view when the page changes.
+ */
+function useScrollCue(location: string) {
+  const ref = useRef<HTMLElement>(null);
+  const [side, setSide] = useState<string | undefined>();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new page moves the current tab, so scroll and measure again
+  useEffect(() => {
+    const row = ref.current;
+    if (!row) return;
+    row
+      .querySelector<HTMLElement>('[aria-current="page"]')
+      ?.scrollIntoView({ block: 'nearest', inline: 'center' });
+    const measure = () => {
+      const before = row.scrollLeft > 1;
+      const after = row.scrollLeft + row.clientWidth < row.scrollWidth - 1;
+      setSide(before && after ? 'both' : before ? 'before' : after ? 'after' : undefined);
+    };
+    measure();
+    row.addEventListener('scroll', measure, { passive: true });
+    window.addEventListener('resize', measure);
+    return () => {
+      row.removeEventListener('scroll', measure);
+      window.removeEventListener('resize', measure);
+    };
+  }, [location]);
+  return { ref, side };
 }
 
 export function Layout({ me, children }: { me: Me; children: ReactNode }) {
@@ -89,7 +124,7 @@ export function Layout({ me, children }: { me: Me; children: ReactNode }) {
       <header className="topbar">
         <Link href="/sites" className="brand">
           <img src="/favicon.svg" alt="" />
-          Touchtrail
+          <span className="brand-name">Touchtrail</span>
         </Link>
         {siteId && <SiteSwitcher siteId={siteId} />}
         <span className="spacer" />

@@ -8,7 +8,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { AttributionModel, DB } from '../db/types.js';
 import { visitsTowardConversion } from '../identity/identity.sql.js';
-import { perEuroOn } from '../rates/exchange.js';
+import { perEuroOn, rateDayOn } from '../rates/exchange.js';
 
 /** Larger stored properties are never sent to the application (the listing nulls them anyway). */
 const PROPERTIES_TRANSFER_LIMIT_BYTES = 65_536;
@@ -30,6 +30,8 @@ export interface ConversionRow {
   credited_share: number | null;
   from_per_euro: number | null;
   to_per_euro: number | null;
+  /** The older of the two rates' days; null when neither currency needs one or none is stored. */
+  rate_day: string | null;
 }
 
 export interface ConversionPageQuery {
@@ -80,7 +82,8 @@ export async function listConversionRows(db: Kysely<DB>, q: ConversionPageQuery)
       coalesce(own.country_code, last.country_code) as country_code,
       credit.source as credited_source, credit.share as credited_share,
       ${perEuroOn(sql`coalesce(e.currency, ${q.siteCurrency})`, day)} as from_per_euro,
-      ${perEuroOn(q.siteCurrency, day)} as to_per_euro
+      ${perEuroOn(q.siteCurrency, day)} as to_per_euro,
+      least(${rateDayOn(sql`coalesce(e.currency, ${q.siteCurrency})`, day)}, ${rateDayOn(q.siteCurrency, day)}) as rate_day
     from page e
     left join visits own on own.site_id = e.site_id and own.id = e.visit_id
     left join lateral (

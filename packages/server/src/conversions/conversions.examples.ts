@@ -18,6 +18,7 @@ export const conversionsPageExample = {
       value_cents: 4900,
       currency: 'EUR',
       display_value: 49,
+      rate_day: null,
       properties: { provider: 'stripe', renewal: false },
     },
     {
@@ -34,6 +35,7 @@ export const conversionsPageExample = {
       value_cents: 0,
       currency: 'EUR',
       display_value: null,
+      rate_day: null,
       properties: { plan: 'pro' },
     },
   ],
@@ -46,4 +48,6 @@ export const conversionsPageExample = {
     { name: 'signup', count: 1 },
   ],
   display_currency: 'EUR',
+  rates_as_of: '2026-11-27',
+  rates_stale: false,
 };

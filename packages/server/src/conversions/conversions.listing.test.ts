@@ -79,6 +79,7 @@ describe('GET /v1/conversions: rows', () => {
       value_cents: 1000,
       currency: 'EUR',
       display_value: 11,
+      rate_day: '2026-03-13',
       properties: { plan: 'pro' },
     });
     expect(gbp).toMatchObject({ value_cents: 500, currency: 'GBP', display_value: null, properties: null });
@@ -89,7 +90,10 @@ describe('GET /v1/conversions: rows', () => {
       display_value: null,
       properties: {},
     });
+    expect(server.rate_day).toBeNull();
     expect(body).toMatchObject({ total_count: 3, has_more: false, display_currency: 'USD' });
+    // The newest stored rate (the 13th) is seven days before the 20th: not yet stale.
+    expect(body).toMatchObject({ rates_as_of: '2026-03-13', rates_stale: false });
     expect(body.event_names).toEqual([
       { name: 'purchase', count: 2 },
       { name: 'signup', count: 1 },
@@ -148,5 +152,11 @@ describe('GET /v1/conversions: rows', () => {
     expect(early.conversions.map((row: { event_id: string }) => row.event_id)).toEqual([ids.old]);
     expect(early.event_names).toEqual([{ name: 'signup', count: 1 }]);
     expect((await list('&from=2026-03-21&to=2026-03-27')).conversions).toEqual([]);
+  });
+
+  it('says the rates are stale once the newest stored rate is more than seven days old', async () => {
+    t.clock.set(new Date('2026-03-21T12:00:00Z'));
+    expect(await list()).toMatchObject({ rates_as_of: '2026-03-13', rates_stale: true });
+    t.clock.set(new Date('2026-03-20T12:00:00Z'));
   });
 });

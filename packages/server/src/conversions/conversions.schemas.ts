@@ -66,6 +66,12 @@ export const conversionRowSchema = z.object({
     .describe(
       'The value in `display_currency`, major units, at the ECB rate of the conversion’s day or the most recent earlier one; null when no value or no rate',
     ),
+  rate_day: z
+    .string()
+    .nullable()
+    .describe(
+      'Day (YYYY-MM-DD) of the ECB rate `display_value` was converted at (the older of the two currencies’ rates); null when no conversion was needed or possible',
+    ),
   properties: z
     .record(z.string(), z.unknown())
     .nullable()
@@ -91,6 +97,13 @@ export const conversionsPageSchema = z
       .array(z.object({ name: z.string(), count: z.number().int() }))
       .describe('Event names in the window with their counts, most first, at most 100'),
     display_currency: z.string().describe('The site’s currency'),
+    rates_as_of: z
+      .string()
+      .nullable()
+      .describe('Newest day (YYYY-MM-DD) with a stored ECB rate; null when none is stored'),
+    rates_stale: z
+      .boolean()
+      .describe('True when no rate is stored or the newest is more than 7 days before today (UTC)'),
   })
   .meta({ description: 'One page of conversions, newest first', examples: [conversionsPageExample] });
 

@@ -8,10 +8,10 @@ import type { Principal } from '../access/principal.js';
 import { isDatabaseError } from '../db/errors.js';
 import type { AttributionModel, DB } from '../db/types.js';
 import { AppError, badInput, forbidden, unauthorized } from '../http/errors.js';
-import type { Clock } from '../lib/clock.js';
+import { type Clock, DAY_MS } from '../lib/clock.js';
 import { resolveDayWindow } from '../lib/day-window.js';
 import { toMajorUnits } from '../lib/money.js';
-import { convertMajor, roundToCurrency } from '../rates/exchange.js';
+import { convertMajor, newestRateDay, RATES_STALE_AFTER_DAYS, roundToCurrency } from '../rates/exchange.js';
 import type { SitesService } from '../sites/sites.service.js';
 import { countByEventName, countConversions } from './conversion-counts.query.js';
 import { type ConversionRow, listConversionRows } from './conversion-rows.query.js';
@@ -62,6 +62,7 @@ function presentRow(row: ConversionRow, displayCurrency: string) {
     value_cents: row.value_minor ?? 0,
     currency: row.currency,
     display_value: converted === null ? null : roundToCurrency(converted, displayCurrency),
+    rate_day: converted === null || row.currency === displayCurrency ? null : row.rate_day,
     properties: propertiesOf(row.properties),
   };
 }
@@ -127,6 +128,10 @@ export function createConversionsService({
         limit: pageSize,
         offset,
       });
+      const ratesAsOf = await unlessUnreadable(newestRateDay(db), null);
+      const staleBefore = new Date(clock.now().getTime() - RATES_STALE_AFTER_DAYS * DAY_MS)
+        .toISOString()
+        .slice(0, 10);
       const counted = { siteId: site.id, from: window.from, to: window.to };
       return {
         conversions: rows.map((row) => presentRow(row, site.currency)),
@@ -139,6 +144,8 @@ export function createConversionsService({
             : null,
         event_names: await unlessUnreadable(countByEventName(db, counted), []),
         display_currency: site.currency,
+        rates_as_of: ratesAsOf,
+        rates_stale: ratesAsOf === null || ratesAsOf < staleBefore,
       };
     },
   };

@@ -5,7 +5,8 @@
  * conversions, goal visitors) compose these; they depend on the table alone, not on the service
  * that loads it.
  */
-import { type RawBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { DB } from '../db/types.js';
 import { currencyExponent } from '../lib/money.js';
 
 /**
@@ -22,6 +23,33 @@ export function perEuroOn(
     where r.currency = ${code} and r.day <= ${day}
     order by r.day desc limit 1
   ) end)`;
+}
+
+/**
+ * SQL for the day (`YYYY-MM-DD` text) of the rate `perEuroOn` reads for `currency` on `day`:
+ * null for EUR (no rate needed) and when no rate is on record.
+ */
+export function rateDayOn(
+  currency: RawBuilder<unknown> | string,
+  day: RawBuilder<unknown>,
+): RawBuilder<string | null> {
+  const code = typeof currency === 'string' ? sql`${currency}::text` : currency;
+  return sql<string | null>`(case when ${code} = 'EUR' then null else (
+    select r.day::text from exchange_rates r
+    where r.currency = ${code} and r.day <= ${day}
+    order by r.day desc limit 1
+  ) end)`;
+}
+
+/** Days after which the newest stored rate is stale: the ECB publishes every working day. */
+export const RATES_STALE_AFTER_DAYS = 7;
+
+/** The newest day with any stored rate (`YYYY-MM-DD`), or null when none is stored. */
+export async function newestRateDay(db: Kysely<DB>): Promise<string | null> {
+  const { rows } = await sql<{
+    day: string | null;
+  }>`select max(day)::text as day from exchange_rates`.execute(db);
+  return rows[0]?.day ?? null;
 }
 
 /** Rounds a major-unit amount to the currency's minor unit (2 decimals for USD, 0 for JPY). */

@@ -85,4 +85,12 @@ export const visitorProfileExample = {
       currency: null,
     },
   ],
+  refunds: [
+    {
+      event_id: 'pay_7c2e9a41-5b3d-4f6e-8a1c-2d3e4f5a6b7c',
+      refunded_at: '2026-03-30T09:12:00.000Z',
+      amount_cents: 1900,
+      currency: 'EUR',
+    },
+  ],
 };

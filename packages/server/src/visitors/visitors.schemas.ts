@@ -201,6 +201,16 @@ export const visitorProfileSchema = z
         }),
       )
       .describe('Conversion events in the window, newest first, at most 100'),
+    refunds: z
+      .array(
+        z.object({
+          event_id: z.string().describe('The payment’s conversion event, one of `conversions`'),
+          refunded_at: z.string().describe('ISO 8601'),
+          amount_cents: z.number().int().describe('Minor units of `currency`'),
+          currency: z.string().describe('ISO 4217 code the payment was charged in'),
+        }),
+      )
+      .describe('Refunds of the payments among `conversions`, oldest first'),
   })
   .meta({
     description: 'The person: the row fields, their visits and their conversions in the window',

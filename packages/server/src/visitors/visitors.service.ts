@@ -14,6 +14,7 @@ import { type DayWindow, resolveDayWindow } from '../lib/day-window.js';
 import type { SitesService } from '../sites/sites.service.js';
 import { filterSql } from '../stats/filter-sql.js';
 import { parseFiltersText } from '../stats/filters.js';
+import { findRefundsOfConversions } from '../visits/conversion-refunds.query.js';
 import { findGoalPeople } from './goal-people.query.js';
 import { createPeopleCursorCodec } from './people-cursor.js';
 import { findPeoplePage, type PeopleSort } from './people-listing.query.js';
@@ -202,6 +203,11 @@ export function createVisitorsService({ db, clock, sites, secretKey }: VisitorsD
         visitorIds: summary.visitorIds,
         personKey: personKeyOf(person),
       });
+      const refunds = await findRefundsOfConversions(
+        db,
+        site.id,
+        conversions.map((event) => event.event_id),
+      );
       return {
         ...summary.row,
         handle,
@@ -215,6 +221,12 @@ export function createVisitorsService({ db, clock, sites, secretKey }: VisitorsD
           occurred_at: event.occurred_at.toISOString(),
           value_cents: event.value_minor,
           currency: event.currency,
+        })),
+        refunds: refunds.map((refund) => ({
+          event_id: refund.event_id,
+          refunded_at: refund.refunded_at.toISOString(),
+          amount_cents: refund.amount_minor,
+          currency: refund.currency,
         })),
       };
     },

@@ -19,8 +19,12 @@ export function CrawlerTable({ report }: { report: CrawlerReport }) {
         <thead>
           <tr>
             <th scope="col">Crawler</th>
-            <th scope="col">Operator</th>
-            <th scope="col">Purpose</th>
+            <th scope="col" className="secondary">
+              Operator
+            </th>
+            <th scope="col" className="secondary">
+              Purpose
+            </th>
             <th scope="col" className="num">
               Hits
             </th>
@@ -36,8 +40,8 @@ export function CrawlerTable({ report }: { report: CrawlerReport }) {
           {report.crawlers.map((row) => (
             <tr key={row.crawler}>
               <th scope="row">{row.crawler}</th>
-              <td>{row.operator}</td>
-              <td>{capitalized(row.purpose)}</td>
+              <td className="secondary">{row.operator}</td>
+              <td className="secondary">{capitalized(row.purpose)}</td>
               <td className="num">{formatCount(row.hits)}</td>
               <td className="num">{formatCount(row.verified_hits)}</td>
               <td className="num">

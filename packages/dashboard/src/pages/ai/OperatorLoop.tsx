@@ -16,13 +16,13 @@ export function OperatorLoop({ report }: { report: CrawlerReport }) {
             <th scope="col" className="num">
               Crawler hits
             </th>
-            <th scope="col" className="num">
+            <th scope="col" className="num secondary">
               Pages fetched
             </th>
-            <th scope="col" className="num">
+            <th scope="col" className="num secondary">
               Assistant visits
             </th>
-            <th scope="col" className="num">
+            <th scope="col" className="num secondary">
               Conversions
             </th>
             <th scope="col" className="num">
@@ -40,9 +40,9 @@ export function OperatorLoop({ report }: { report: CrawlerReport }) {
                 )}
               </th>
               <td className="num">{formatCount(row.hits)}</td>
-              <td className="num">{formatCount(row.pages_fetched)}</td>
-              <td className="num">{formatCount(row.assistant_visits)}</td>
-              <td className="num">{Math.round(row.conversions * 100) / 100}</td>
+              <td className="num secondary">{formatCount(row.pages_fetched)}</td>
+              <td className="num secondary">{formatCount(row.assistant_visits)}</td>
+              <td className="num secondary">{Math.round(row.conversions * 100) / 100}</td>
               <td className="num">{formatMajor(row.net, report.currency)}</td>
             </tr>
           ))}

@@ -47,7 +47,7 @@ export function VisibilityTable({
                 <th scope="col" className="num">
                   AI visits
                 </th>
-                <th scope="col" className="num">
+                <th scope="col" className="num secondary">
                   Conversions
                 </th>
                 <th scope="col" className="num">
@@ -58,12 +58,12 @@ export function VisibilityTable({
             <tbody>
               {report.data.pages.map((row) => (
                 <tr key={row.page}>
-                  <th scope="row" className="mono">
+                  <th scope="row" className="mono wrap">
                     {row.page}
                   </th>
                   <td className="num">{formatCount(row.crawler_hits.total)}</td>
                   <td className="num">{formatCount(row.ai_visits.total)}</td>
-                  <td className="num">{Math.round(row.conversions * 100) / 100}</td>
+                  <td className="num secondary">{Math.round(row.conversions * 100) / 100}</td>
                   <td className="num">{formatMoney(row.revenue_net_cents, report.data.meta.currency)}</td>
                 </tr>
               ))}

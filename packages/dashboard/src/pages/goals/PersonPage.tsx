@@ -104,7 +104,7 @@ export default function PersonPage({ siteId, handle }: { siteId: string; handle:
           </section>
           <section className="card" aria-labelledby="person-trail" style={{ marginTop: '1rem' }}>
             <h2 id="person-trail" className="panel-title">
-              Visits and conversions
+              Visits, conversions and refunds
             </h2>
             <VisitTrail siteId={siteId} person={person.data} />
           </section>

@@ -1,14 +1,17 @@
 /**
- * A person's visits and conversions on one line of time, oldest first: each visit with where it
+ * A person’s visits, conversions and refunds on one line of time, oldest first: each visit with where it
  * came from, its entry page and figures, openable to its pages; each conversion with its value.
  */
 import { useState } from 'react';
-import type { Person, PersonConversion, PersonVisit } from '../../api/people';
+import type { Person, PersonConversion, PersonRefund, PersonVisit } from '../../api/people';
 import { formatDateTime, formatDuration, formatMoney } from '../../lib/format';
 import { pathOf, sourceWords } from './source-words';
 import { VisitSteps } from './VisitSteps';
 
-type Moment = { at: string; visit: PersonVisit } | { at: string; conversion: PersonConversion };
+type Moment =
+  | { at: string; visit: PersonVisit }
+  | { at: string; conversion: PersonConversion }
+  | { at: string; refund: PersonRefund; of: string };
 
 function VisitItem({ siteId, visit }: { siteId: string; visit: PersonVisit }) {
   const [open, setOpen] = useState(false);
@@ -49,10 +52,31 @@ function ConversionItem({ conversion }: { conversion: PersonConversion }) {
   );
 }
 
+const paymentWords = (payment: PersonConversion | undefined) =>
+  payment?.value_cents != null && payment.currency
+    ? `the ${formatMoney(payment.value_cents, payment.currency)} ${payment.name}`
+    : 'a payment';
+
+function RefundItem({ refund, of }: { refund: PersonRefund; of: string }) {
+  return (
+    <li className="conversion refund">
+      <div className="when">{formatDateTime(refund.refunded_at)}</div>
+      <div className="what">
+        Refunded: {formatMoney(refund.amount_cents, refund.currency)} of {of}
+      </div>
+    </li>
+  );
+}
+
 export function VisitTrail({ siteId, person }: { siteId: string; person: Person }) {
   const moments: Moment[] = [
     ...person.visits.map((visit) => ({ at: visit.started_at, visit })),
     ...person.conversions.map((conversion) => ({ at: conversion.occurred_at, conversion })),
+    ...person.refunds.map((refund) => ({
+      at: refund.refunded_at,
+      refund,
+      of: paymentWords(person.conversions.find((c) => c.event_id === refund.event_id)),
+    })),
   ].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
   if (moments.length === 0) {
     return <p className="panel-empty">No visits in the range. Choose a longer range to see earlier ones.</p>;
@@ -62,6 +86,12 @@ export function VisitTrail({ siteId, person }: { siteId: string; person: Person 
       {moments.map((moment) =>
         'visit' in moment ? (
           <VisitItem key={moment.visit.id} siteId={siteId} visit={moment.visit} />
+        ) : 'refund' in moment ? (
+          <RefundItem
+            key={`${moment.refund.event_id}:${moment.refund.refunded_at}:${moment.refund.amount_cents}`}
+            refund={moment.refund}
+            of={moment.of}
+          />
         ) : (
           <ConversionItem key={moment.conversion.event_id} conversion={moment.conversion} />
         ),

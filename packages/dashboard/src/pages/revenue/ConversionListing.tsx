@@ -6,8 +6,9 @@ import { useState } from 'react';
 import { type ConversionFilters, useConversions } from '../../api/revenue';
 import type { AttributionModel } from '../../api/types';
 import { ErrorState, SkeletonRows } from '../../components/States';
-import { formatDateTime, formatExact, formatMajor, formatMoney } from '../../lib/format';
+import { formatDateTime, formatExact } from '../../lib/format';
 import { creditedSource } from '../../lib/names';
+import { ConvertedValue, RatesNote } from './ConvertedMoney';
 
 export function ConversionListing({
   siteId,
@@ -80,11 +81,17 @@ export function ConversionListing({
               <caption className="visually-hidden">Conversions, newest first</caption>
               <thead>
                 <tr>
-                  <th scope="col">When</th>
+                  <th scope="col" className="secondary">
+                    When
+                  </th>
                   <th scope="col">Event</th>
                   <th scope="col">Credited to</th>
-                  <th scope="col">Visit from</th>
-                  <th scope="col">Country</th>
+                  <th scope="col" className="secondary">
+                    Visit from
+                  </th>
+                  <th scope="col" className="secondary">
+                    Country
+                  </th>
                   <th scope="col" className="num">
                     Value
                   </th>
@@ -95,7 +102,7 @@ export function ConversionListing({
                   const credited = row.ai_source === null ? null : creditedSource(row.ai_source);
                   return (
                     <tr key={row.event_id}>
-                      <td>{formatDateTime(row.timestamp)}</td>
+                      <td className="secondary">{formatDateTime(row.timestamp)}</td>
                       <td>{row.event_name}</td>
                       <td>
                         {credited ? credited.name : <span className="muted">not credited</span>}
@@ -104,14 +111,12 @@ export function ConversionListing({
                           <span className="muted small"> {Math.round(row.confidence * 100)}%</span>
                         )}
                       </td>
-                      <td>{row.source_name || <span className="muted">direct</span>}</td>
-                      <td>{row.country_code || '—'}</td>
+                      <td className="secondary">
+                        {row.source_name || <span className="muted">direct</span>}
+                      </td>
+                      <td className="secondary">{row.country_code || '—'}</td>
                       <td className="num">
-                        {row.display_value !== null
-                          ? formatMajor(row.display_value, data.display_currency)
-                          : row.value_cents
-                            ? formatMoney(row.value_cents, row.currency)
-                            : '—'}
+                        <ConvertedValue row={row} displayCurrency={data.display_currency} />
                       </td>
                     </tr>
                   );
@@ -121,6 +126,7 @@ export function ConversionListing({
           </div>
         )
       )}
+      {data && <RatesNote page={data} />}
       <div className="pager">
         <button type="button" className="button" disabled={page === 1} onClick={() => setPage(page - 1)}>
           Newer

@@ -16,25 +16,28 @@ export function SourcesTable({ report }: { report: RevenueReport }) {
     );
   }
   const money = (amount: number) => formatMajor(amount, report.currency);
+  // On a phone the conversions and refunded columns give way to the name, paid and net (styles.css).
   return (
-    <BarList
-      caption="Revenue by source"
-      columns={['Source', 'Conversions', 'Paid', 'Refunded', 'Net']}
-      rows={report.sources.map((row) => {
-        const { name, ai } = creditedSource(row.source);
-        return {
-          key: row.source,
-          name: (
-            <>
-              <span className="name">{name}</span>
-              {ai && <span className="badge">AI</span>}
-            </>
-          ),
-          ai,
-          value: Math.max(0, row.net),
-          figures: [formatShare(row.conversions), money(row.gross), money(row.refunded), money(row.net)],
-        };
-      })}
-    />
+    <div className="sources-table">
+      <BarList
+        caption="Revenue by source"
+        columns={['Source', 'Conversions', 'Paid', 'Refunded', 'Net']}
+        rows={report.sources.map((row) => {
+          const { name, ai } = creditedSource(row.source);
+          return {
+            key: row.source,
+            name: (
+              <>
+                <span className="name">{name}</span>
+                {ai && <span className="badge">AI</span>}
+              </>
+            ),
+            ai,
+            value: Math.max(0, row.net),
+            figures: [formatShare(row.conversions), money(row.gross), money(row.refunded), money(row.net)],
+          };
+        })}
+      />
+    </div>
   );
 }
