@@ -16,6 +16,7 @@ import { Agent } from 'undici';
 import { buildIfStale } from '../scripts/server-dist.mjs';
 import { createThrowawayDatabase } from './ingest-db.mjs';
 import { currentLoad, describeMachine, printTable, runBenchmark } from './lib.mjs';
+import { createTestPki } from './test-pki.mjs';
 
 const DELIVERIES = Number(process.env.DELIVERIES ?? 10_000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 32);
@@ -122,16 +123,11 @@ async function enqueue(db, siteId, count) {
 
 await runBenchmark(async (cleanups) => {
   if ((await buildIfStale()) !== 0) throw new Error('the server build failed');
-  const [{ openDatabase }, { migrate }, { createWebhooksService }, { createTestPki }, { systemClock }] =
-    await Promise.all(
-      [
-        'db/database.js',
-        'db/migrate.js',
-        'webhooks/webhooks.service.js',
-        'webhooks/webhooks.fixtures.js',
-        'lib/clock.js',
-      ].map((f) => import(dist(f))),
-    );
+  const [{ openDatabase }, { migrate }, { createWebhooksService }, { systemClock }] = await Promise.all(
+    ['db/database.js', 'db/migrate.js', 'webhooks/webhooks.service.js', 'lib/clock.js'].map(
+      (f) => import(dist(f)),
+    ),
+  );
   const startLoad = currentLoad();
   const pki = createTestPki();
   cleanups.add(() => pki.remove());

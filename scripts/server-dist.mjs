@@ -64,8 +64,9 @@ function isLibraryStale(name) {
 
 function isStale() {
   if (isTrackerStale() || isDashboardStale()) return true;
-  // The server imports the tool set, which imports the client; the tests run the command's build.
-  if (['client', 'mcp', 'cli'].some(isLibraryStale)) return true;
+  // The server imports the tool set, which imports the client; the tests run the command's build;
+  // the Node SDK is built with them so a fresh clone's `npm start` leaves it ready to import.
+  if (['client', 'node', 'mcp', 'cli'].some(isLibraryStale)) return true;
   if (!existsSync(path.join(DIST_DIR, 'main.js'))) return true;
   const srcDir = path.join(SERVER_DIR, 'src');
   const testDir = path.join(srcDir, 'test') + path.sep;
@@ -101,10 +102,11 @@ export function run(command, args, options = {}) {
   });
 }
 
-/** The workspaces the running server and the tests need built, in build order. */
+/** The workspaces the running server, the tests and the Node SDK's users need built, in build order. */
 const SERVER_WORKSPACES = [
   '@touchtrail/tracker',
   '@touchtrail/client',
+  '@touchtrail/node',
   '@touchtrail/mcp',
   '@touchtrail/cli',
   '@touchtrail/dashboard',

@@ -16,7 +16,11 @@ export async function call(
   };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (key) headers.authorization = `Bearer ${key}`;
-  if (cookie) headers.cookie = cookie;
+  if (cookie) {
+    headers.cookie = cookie;
+    // A write signed in with the session cookie must name the server's own origin, as a browser does.
+    headers.origin = new URL(baseUrl).origin;
+  }
   const response = await fetch(`${baseUrl}${target}`, {
     method,
     headers,

@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { createServer as createHttpsServer } from 'node:https';
 import { createInterface } from 'node:readline';
 import { HOST, startBuiltServer } from '../lib.mjs';
+import { createTestPki } from '../test-pki.mjs';
 
 /** The URL of one of the server's compiled modules, for the set-up to import. */
 export const dist = (file) => new URL(`../../packages/server/dist/${file}`, import.meta.url).href;
@@ -45,7 +46,6 @@ export async function startServerWithLog(env, cleanups, log) {
 
 /** A local HTTPS receiver for webhook pings: the run sends nothing off this machine. */
 export async function startReceiver(cleanups) {
-  const { createTestPki } = await import(dist('webhooks/webhooks.fixtures.js'));
   const pki = createTestPki();
   cleanups.add(() => pki.remove());
   const server = createHttpsServer(pki.leaf, (request, response) => {

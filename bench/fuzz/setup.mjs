@@ -151,16 +151,18 @@ export async function setUp(server, fx, owner) {
     fx.rival.keyId,
   ];
   if ([...ids, ...rivalIds].some((id) => typeof id !== 'string')) throw new Error('set-up: an id is missing');
+  // Session writes name the server's own origin, as a browser's do; the fuzzer may still change it.
+  const origin = new URL(baseUrl).origin;
   fx.credentials = [
     ...credentials.map(({ label, key }) => ({
       label,
       account: 'owner',
       headers: { authorization: `Bearer ${key}` },
     })),
-    { label: 'owner session', account: 'owner', headers: { cookie: ownerCookie } },
-    { label: 'owner session (second)', account: 'owner', headers: { cookie: secondCookie } },
-    { label: 'member session', account: 'owner', headers: { cookie: memberCookie } },
-    { label: 'rival session', account: 'rival', headers: { cookie: rivalCookie } },
+    { label: 'owner session', account: 'owner', headers: { cookie: ownerCookie, origin } },
+    { label: 'owner session (second)', account: 'owner', headers: { cookie: secondCookie, origin } },
+    { label: 'member session', account: 'owner', headers: { cookie: memberCookie, origin } },
+    { label: 'rival session', account: 'rival', headers: { cookie: rivalCookie, origin } },
     { label: 'rival key', account: 'rival', headers: { authorization: `Bearer ${rival.key.api_key}` } },
     {
       label: 'owner key + rival session',

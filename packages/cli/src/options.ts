@@ -50,3 +50,28 @@ export function collectPair(value: string, previous: Record<string, string> = {}
 /** The example block every command's help ends with. */
 export const example = (...lines: string[]) =>
   `\nExample:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+
+/** What every report covers when not told: the last 30 days, today included, as `--range 30d` does. */
+const REPORT_DAYS = 30;
+
+/** The help of a report's `--from` and `--to`, which `reportDays` fills in. */
+export const FROM_HELP = `first day, YYYY-MM-DD (default ${REPORT_DAYS - 1} days before --to)`;
+export const TO_HELP = 'last day, YYYY-MM-DD (default today)';
+
+/** `--from` and `--to` with the gaps filled: today in `timezone` (UTC when none), 30 days back. */
+export function reportDays(options: { from?: string; to?: string; timezone?: string }) {
+  const to = options.to ?? todayIn(options.timezone);
+  const start = new Date(`${to}T00:00:00Z`);
+  start.setUTCDate(start.getUTCDate() - (REPORT_DAYS - 1));
+  return { from: options.from ?? start.toISOString().slice(0, 10), to };
+}
+
+function todayIn(timeZone: string | undefined): string {
+  try {
+    // en-CA writes dates as YYYY-MM-DD.
+    return new Intl.DateTimeFormat('en-CA', { timeZone: timeZone ?? 'UTC' }).format(new Date());
+  } catch {
+    // An unknown zone: the server refuses it by name, so any day will do here.
+    return new Date().toISOString().slice(0, 10);
+  }
+}

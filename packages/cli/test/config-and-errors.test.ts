@@ -22,7 +22,7 @@ describe('login, profiles and logout', () => {
     });
     expect(login.code, login.stderr).toBe(0);
     expect(login.stdout).toMatch(
-      /^Logged in to http:\/\/127\.0\.0\.1:\d+ as profile "default" \(key tk_live_\w{4}…, 1 site reachable\)\./,
+      /^Logged in to http:\/\/127\.0\.0\.1:\d+ as profile "default" \(key tk_live_\w{4}…, 1 site reachable, site ttid_\w+\)\./,
     );
     expect(login.stdout + login.stderr).not.toContain(server.key);
     const file = path.join(config, 'touchtrail', 'config.json');

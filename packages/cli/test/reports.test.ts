@@ -289,7 +289,9 @@ describe('revenue, crawlers and funnels', () => {
 
   it('crawlers prints the crawler report', async () => {
     const [human, json] = await Promise.all([server.run(['crawlers']), server.run(['crawlers', '--json'])]);
-    const api = await server.api('GET', `/v1/crawlers?site_id=${server.site}`);
+    // The command's default range, the last 30 days (the endpoint's own default is 7).
+    const day = (ago: number) => new Date(Date.now() - ago * 86_400_000).toISOString().slice(0, 10);
+    const api = await server.api('GET', `/v1/crawlers?site_id=${server.site}&from=${day(29)}&to=${day(0)}`);
     expect(jsonOf(json)).toEqual(api.body);
     expect(human.stdout).toMatch(/No AI crawler hits/);
     expect(lineOf(human.stdout, 'OpenAI')).toMatch(/^OpenAI\s+0\s+0\s+3/);

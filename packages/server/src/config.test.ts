@@ -10,7 +10,7 @@ describe('configuration', () => {
       publicUrl: 'http://localhost:8080',
       siteLimit: 100,
       trustProxy: false,
-      logLevel: 'info',
+      logLevel: 'warn',
       databaseUrl: undefined,
       redisUrl: undefined,
     });
@@ -29,7 +29,7 @@ describe('configuration', () => {
       SECRET_KEY: 's'.repeat(32),
       REDIS_URL: 'redis://cache:6379',
       TRUST_PROXY: '10.0.0.0/8, 192.168.1.1',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info',
     });
     expect(config).toMatchObject({
       port: 9000,
@@ -38,7 +38,7 @@ describe('configuration', () => {
       publicUrl: 'https://stats.example.com',
       siteLimit: 3,
       trustProxy: ['10.0.0.0/8', '192.168.1.1'],
-      logLevel: 'warn',
+      logLevel: 'info',
     });
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);

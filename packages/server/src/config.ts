@@ -55,7 +55,7 @@ const schema = z.object({
     .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
     .optional(),
   TRUST_PROXY: z.string().default('false'),
-  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('warn'),
   GEOIP_DB: z.string().min(1).optional(),
   INGEST_RATE_LIMIT: z.coerce.number().int().min(0).max(10_000_000).default(3000),
   TRACKER_SCRIPT_PATH: z

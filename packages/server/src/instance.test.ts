@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applySiteLimit } from './instance.js';
+import { applySiteLimit, prepareSetupToken, remindSetupToken } from './instance.js';
 import { addSite, asKey } from './sites/sites.fixtures.js';
-import { createTestApp, type Owner, setUpOwner, type TestApp } from './test/app.js';
+import { ADMIN, createTestApp, type Owner, setUpOwner, type TestApp } from './test/app.js';
 
 describe('SITE_LIMIT at start', () => {
   let t: TestApp;
@@ -37,5 +37,40 @@ describe('SITE_LIMIT at start', () => {
       { plan: 'pro', site_limit: 5 },
       { plan: 'self_hosted', site_limit: 3 },
     ]);
+  });
+});
+
+describe('the setup token reminder', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({}, {});
+    // As when SETUP_TOKEN is not configured: the server makes a token and prints it.
+    t.config.setupToken = undefined;
+  });
+  afterAll(() => t.close());
+
+  it('prints the token again and again until setup has used it, then stops', async () => {
+    const token = await prepareSetupToken(t.database.db, t.config);
+    if (!token) throw new Error('no setup token was generated');
+    let printed = 0;
+    const reminder = remindSetupToken(t.database.db, () => printed++, 20);
+    let stopped = false;
+    void reminder.stopped.then(() => {
+      stopped = true;
+    });
+    while (printed < 3) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(stopped).toBe(false);
+
+    const setup = await t.request({
+      method: 'POST',
+      url: '/v1/setup',
+      payload: { setup_token: token, ...ADMIN },
+    });
+    expect(setup.statusCode).toBe(201);
+    // Resolves only when the reminder saw the account and cleared its timer.
+    await reminder.stopped;
+    const after = printed;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(printed).toBe(after);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Start-up chores that belong to the installation rather than to a request: the server secret
  * (from SECRET_KEY, or generated once and kept in the database so every process shares it) and
- * the one-time setup token printed while no account exists, and SITE_LIMIT.
+ * the one-time setup token printed while no account exists (and again every minute until setup),
+ * and SITE_LIMIT.
  */
 import type { Kysely } from 'kysely';
 import { SETUP_NONCE_SETTING, SETUP_TOKEN_SETTING } from './accounts/accounts.service.js';
@@ -47,4 +48,48 @@ export async function applySiteLimit(db: Kysely<DB>, config: Pick<Config, 'siteL
     .where('plan', '=', 'self_hosted')
     .where('site_limit', '<>', config.siteLimit)
     .execute();
+}
+
+/** How often the setup token is printed again while no account exists. */
+export const SETUP_REMINDER_MS = 60_000;
+
+export interface SetupReminder {
+  stop(): void;
+  /** Resolves once the reminder has stopped, by `stop()` or because setup is done. */
+  stopped: Promise<void>;
+}
+
+/**
+ * Calls `print` every `intervalMs` until an account exists, so other output cannot scroll the
+ * setup token away for good. The timer never keeps the process alive.
+ */
+export function remindSetupToken(
+  db: Kysely<DB>,
+  print: () => void,
+  intervalMs = SETUP_REMINDER_MS,
+): SetupReminder {
+  let markStopped = () => {};
+  const stopped = new Promise<void>((resolve) => {
+    markStopped = resolve;
+  });
+  let checking = false;
+  const stop = () => {
+    clearInterval(timer);
+    markStopped();
+  };
+  const timer = setInterval(async () => {
+    if (checking) return;
+    checking = true;
+    try {
+      const account = await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
+      if (account) stop();
+      else print();
+    } catch {
+      // The database is away for a moment (or closing at shutdown): try again next time.
+    } finally {
+      checking = false;
+    }
+  }, intervalMs);
+  timer.unref();
+  return { stop, stopped };
 }

@@ -9,8 +9,9 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { configuredDatabase, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
+import { startupLogLevel } from './http/logging.js';
 import { roleFromArgs, runsBackgroundJobs, type ServerRole } from './http/roles.js';
-import { applySiteLimit, prepareSetupToken, resolveSecretKey } from './instance.js';
+import { applySiteLimit, prepareSetupToken, remindSetupToken, resolveSecretKey } from './instance.js';
 import { startBackgroundJobs } from './jobs/background-jobs.js';
 import { systemClock } from './lib/clock.js';
 import { loadRatesSnapshot } from './rates/rates-snapshot.js';
@@ -37,17 +38,20 @@ async function main(): Promise<void> {
   config = { ...config, secretKey: await resolveSecretKey(database.db, config) };
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
   const app = await buildApp({ config, database, clock: systemClock, redis, role });
+  const startupLog = app.log.child({}, { level: startupLogLevel(config.logLevel) });
 
   // Before listening, so reports convert from the first request (rates/rates-snapshot.ts).
   if (runsBackgroundJobs(role) && config.ratesSnapshot)
-    await loadRatesSnapshot({ db: database.db, log: app.log });
+    await loadRatesSnapshot({ db: database.db, log: startupLog });
   const stopJobs = runsBackgroundJobs(role) ? startBackgroundJobs(app, config) : async () => {};
 
   let stopping = false;
+  let stopReminder = () => {};
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'shutting down');
+    startupLog.info({ signal }, 'shutting down');
+    stopReminder();
     const deadline = setTimeout(() => process.exit(1), SHUTDOWN_DEADLINE_MS);
     deadline.unref();
     await stopJobs();
@@ -61,20 +65,28 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   const storage = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${config.dataDir}`;
-  app.log.info(`Touchtrail is serving ${config.publicUrl} (storage: ${storage}, role: ${role})`);
+  startupLog.info(`Touchtrail is serving ${config.publicUrl} (storage: ${storage}, role: ${role})`);
 
   // Only a process that answers setup makes a token: another would replace the one printed.
   const setupToken = role === 'all' || role === 'api' ? await prepareSetupToken(database.db, config) : null;
   if (setupToken) {
-    // Printed straight to the terminal, not through the logger: it is meant for the operator's eyes
-    // once. The command is the README's first one (ops/readme-walkthrough.test.ts compares them).
-    process.stdout.write(
-      `\nNo account yet. Open ${config.publicUrl}/setup in a browser and enter this one-time setup token:\n\n  ${setupToken}\n\n` +
-        'or create the account from a terminal:\n\n' +
-        `  curl -X POST ${config.publicUrl}/v1/setup -H 'content-type: application/json' \\\n` +
-        `    -d '{"setup_token":"${setupToken}","email":"you@example.com","password":"a long password","account_name":"Example"}'\n\n`,
-    );
+    const printToken = () => process.stdout.write(setupTokenMessage(config.publicUrl, setupToken));
+    printToken();
+    stopReminder = remindSetupToken(database.db, printToken).stop;
   }
+}
+
+/**
+ * Printed straight to the terminal, not through the logger: it is meant for the operator's eyes.
+ * The command is the README's first one (ops/readme-walkthrough.test.ts compares them).
+ */
+function setupTokenMessage(publicUrl: string, token: string): string {
+  return (
+    `\nNo account yet. Open ${publicUrl}/setup in a browser and enter this one-time setup token:\n\n  ${token}\n\n` +
+    'or create the account from a terminal:\n\n' +
+    `  curl -X POST ${publicUrl}/v1/setup -H 'content-type: application/json' \\\n` +
+    `    -d '{"setup_token":"${token}","email":"you@example.com","password":"a long password","account_name":"Example"}'\n\n`
+  );
 }
 
 main().catch((error) => {

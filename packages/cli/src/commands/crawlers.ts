@@ -2,7 +2,15 @@
 import { unwrap } from '@touchtrail/client';
 import type { Command } from 'commander';
 import { action } from '../context.js';
-import { type AttributionModel, example, parseDay, parseModel } from '../options.js';
+import {
+  type AttributionModel,
+  example,
+  FROM_HELP,
+  parseDay,
+  parseModel,
+  reportDays,
+  TO_HELP,
+} from '../options.js';
 import { formatMoney, formatNumber } from '../output/format.js';
 import { dim } from '../output/style.js';
 import { renderTable } from '../output/table.js';
@@ -11,8 +19,8 @@ export function registerCrawlers(program: Command) {
   program
     .command('crawlers')
     .description('AI crawler hits by crawler, and by operator with the visits and revenue that followed')
-    .option('--from <date>', 'first day, YYYY-MM-DD (default 7 days ago)', parseDay)
-    .option('--to <date>', 'last day, YYYY-MM-DD (default today)', parseDay)
+    .option('--from <date>', FROM_HELP, parseDay)
+    .option('--to <date>', TO_HELP, parseDay)
     .option('--model <model>', 'attribution model for revenue (default last_touch)', parseModel)
     .addHelpText('after', example('touchtrail crawlers --site ttid_… --from 2026-11-01'))
     .action(
@@ -22,8 +30,7 @@ export function registerCrawlers(program: Command) {
             params: {
               query: {
                 site_id: ctx.site(),
-                ...(options.from ? { from: options.from } : {}),
-                ...(options.to ? { to: options.to } : {}),
+                ...reportDays(options),
                 ...(options.model ? { attribution_model: options.model } : {}),
               },
             },

@@ -2,7 +2,17 @@
 import { unwrap } from '@touchtrail/client';
 import type { Command } from 'commander';
 import { action } from '../context.js';
-import { collectPair, example, integerBetween, oneOf, parseAmount, parseDay } from '../options.js';
+import {
+  collectPair,
+  example,
+  FROM_HELP,
+  integerBetween,
+  oneOf,
+  parseAmount,
+  parseDay,
+  reportDays,
+  TO_HELP,
+} from '../options.js';
 import { formatMinorMoney, formatNumber, formatTime, orDash } from '../output/format.js';
 import { renderTable } from '../output/table.js';
 import { nextPageHint } from './sessions.js';
@@ -46,9 +56,9 @@ export function registerEvents(program: Command) {
 
   events
     .command('list')
-    .description('Events, newest first (default the last 7 days)')
-    .option('--from <date>', 'first day, YYYY-MM-DD', parseDay)
-    .option('--to <date>', 'last day, YYYY-MM-DD', parseDay)
+    .description('Events, newest first (default the last 30 days)')
+    .option('--from <date>', FROM_HELP, parseDay)
+    .option('--to <date>', TO_HELP, parseDay)
     .option('--timezone <iana>', 'time zone of the days (default UTC)')
     .option('--name <name>', 'only this event name (pageview lists pageviews)')
     .option('--type <type>', 'pageview, custom, server or payment', oneOf(EVENT_TYPES))
@@ -65,7 +75,7 @@ export function registerEvents(program: Command) {
         const answer = await unwrap(
           ctx.client.GET('/v1/events', {
             params: {
-              query: { site_id: ctx.site(), ...rest, ...filtersParam(filter) },
+              query: { site_id: ctx.site(), ...rest, ...reportDays(rest), ...filtersParam(filter) },
             },
           }),
         );
@@ -98,14 +108,16 @@ export function registerEvents(program: Command) {
   events
     .command('names')
     .description('Event names seen in the range, with counts')
-    .option('--from <date>', 'first day, YYYY-MM-DD', parseDay)
-    .option('--to <date>', 'last day, YYYY-MM-DD', parseDay)
+    .option('--from <date>', FROM_HELP, parseDay)
+    .option('--to <date>', TO_HELP, parseDay)
     .option('--type <type>', 'custom, server or payment', oneOf(['custom', 'server', 'payment'] as const))
     .addHelpText('after', example('touchtrail events names --site ttid_…'))
     .action(
       action<{ from?: string; to?: string; type?: 'custom' | 'server' | 'payment' }>(async (ctx, options) => {
         const answer = await unwrap(
-          ctx.client.GET('/v1/events/names', { params: { query: { site_id: ctx.site(), ...options } } }),
+          ctx.client.GET('/v1/events/names', {
+            params: { query: { site_id: ctx.site(), ...options, ...reportDays(options) } },
+          }),
         );
         ctx.print(answer, () =>
           renderTable(

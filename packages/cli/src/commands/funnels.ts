@@ -7,7 +7,7 @@ import { type paths, unwrap } from '@touchtrail/client';
 import { type Command, InvalidArgumentError } from 'commander';
 import { action } from '../context.js';
 import { UsageError } from '../errors.js';
-import { example, integerBetween, oneOf, parseDay } from '../options.js';
+import { example, FROM_HELP, integerBetween, oneOf, parseDay, reportDays, TO_HELP } from '../options.js';
 import { formatDuration, formatNumber, formatPercent, formatTime } from '../output/format.js';
 import { dim } from '../output/style.js';
 import { renderTable } from '../output/table.js';
@@ -205,8 +205,8 @@ export function registerFunnels(program: Command) {
     .command('report')
     .argument('<id>', 'funnel id')
     .description('How many people went through each step of a saved funnel')
-    .option('--from <date>', 'first day, YYYY-MM-DD', parseDay)
-    .option('--to <date>', 'last day, YYYY-MM-DD', parseDay)
+    .option('--from <date>', FROM_HELP, parseDay)
+    .option('--to <date>', TO_HELP, parseDay)
     .option('--timezone <iana>', 'time zone of the days (default UTC)')
     .option('--breakdown <dimension>', 'channel or ai_source', breakdownOption)
     .addHelpText('after', example('touchtrail funnels report 6b1e…-uuid --site ttid_… --breakdown channel'))
@@ -220,8 +220,7 @@ export function registerFunnels(program: Command) {
                 path: { id: args[0] as string },
                 query: {
                   site_id: ctx.site(),
-                  ...(options.from ? { from: options.from } : {}),
-                  ...(options.to ? { to: options.to } : {}),
+                  ...reportDays(options),
                   ...(options.timezone ? { timezone: options.timezone } : {}),
                   ...(breakdown ? { breakdown } : {}),
                 },

@@ -3,7 +3,7 @@ import { unwrap } from '@touchtrail/client';
 import type { Command } from 'commander';
 import { action } from '../context.js';
 import { UsageError } from '../errors.js';
-import { example, integerBetween, parseDay } from '../options.js';
+import { example, FROM_HELP, integerBetween, parseDay, reportDays, TO_HELP } from '../options.js';
 import { formatDuration, formatMinorMoney, formatNumber, formatTime, orDash } from '../output/format.js';
 import { renderDetails, renderTable } from '../output/table.js';
 
@@ -51,11 +51,6 @@ const goalBody = (options: GoalFields) => ({
   ...(options.sortOrder !== undefined ? { sort_order: options.sortOrder } : {}),
 });
 
-const window = (options: { from?: string; to?: string }) => ({
-  ...(options.from ? { from: options.from } : {}),
-  ...(options.to ? { to: options.to } : {}),
-});
-
 function withGoalFields(command: Command) {
   return command
     .option('--display-name <text>', 'label shown instead of the name ("" clears)')
@@ -64,9 +59,7 @@ function withGoalFields(command: Command) {
 }
 
 const withWindow = (command: Command) =>
-  command
-    .option('--from <date>', 'first day, YYYY-MM-DD', parseDay)
-    .option('--to <date>', 'last day, YYYY-MM-DD', parseDay);
+  command.option('--from <date>', FROM_HELP, parseDay).option('--to <date>', TO_HELP, parseDay);
 
 export function registerGoals(program: Command) {
   const goals = program.command('goals').description('List, add, change and archive goals; goal reports');
@@ -165,7 +158,7 @@ export function registerGoals(program: Command) {
     );
 
   withWindow(
-    goals.command('timeseries').description('Completions per goal and day (default the last 7 days)'),
+    goals.command('timeseries').description('Completions per goal and day (default the last 30 days)'),
   )
     .addHelpText(
       'after',
@@ -175,7 +168,7 @@ export function registerGoals(program: Command) {
       action<{ from?: string; to?: string }>(async (ctx, options) => {
         const answer = await unwrap(
           ctx.client.GET('/v1/goals/timeseries', {
-            params: { query: { site_id: ctx.site(), ...window(options) } },
+            params: { query: { site_id: ctx.site(), ...reportDays(options) } },
           }),
         );
         ctx.print(answer, () => {
@@ -208,7 +201,10 @@ export function registerGoals(program: Command) {
       action<{ from?: string; to?: string }>(async (ctx, options, args) => {
         const answer = await unwrap(
           ctx.client.GET('/v1/goals/{name}/properties', {
-            params: { path: { name: args[0] as string }, query: { site_id: ctx.site(), ...window(options) } },
+            params: {
+              path: { name: args[0] as string },
+              query: { site_id: ctx.site(), ...reportDays(options) },
+            },
           }),
         );
         ctx.print(answer, () =>
@@ -244,7 +240,7 @@ export function registerGoals(program: Command) {
               path: { name: args[0] as string },
               query: {
                 site_id: ctx.site(),
-                ...window(options),
+                ...reportDays(options),
                 ...(options.page ? { page: options.page } : {}),
                 ...(options.pageSize ? { page_size: options.pageSize } : {}),
               },

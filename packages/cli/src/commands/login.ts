@@ -25,6 +25,26 @@ async function checkKey(url: string, apiKey: string): Promise<string> {
   }
 }
 
+/**
+ * A key scoped to one site can only reach that site, so the profile remembers it and later
+ * commands need no --site; another site asked for is refused before anything is saved.
+ */
+async function siteToSave(
+  url: string,
+  apiKey: string,
+  asked: string | undefined,
+  saved: string | undefined,
+): Promise<string | undefined> {
+  const key = await unwrap(clientFor(url, apiKey).GET('/v1/account/keys/current'));
+  if (!key.site_id) return asked || saved;
+  if (asked && asked !== key.site_id)
+    throw new UsageError(
+      `this key reaches only site ${key.site_id}, not ${asked}`,
+      'Log in without --site, or with a key for that site.',
+    );
+  return key.site_id;
+}
+
 export function registerLogin(program: Command) {
   program
     .command('login')
@@ -48,10 +68,10 @@ export function registerLogin(program: Command) {
       if (!/^https?:\/\/[^/]/i.test(url)) throw new UsageError(`"${url}" is not an http:// or https:// URL`);
       const apiKey = flags.key?.trim() || (await readKey(`API key for ${url}: `));
       const reach = await checkKey(url, apiKey);
-      const site = flags.site || existing?.site;
+      const site = await siteToSave(url, apiKey, flags.site, existing?.site);
       const file = await saveProfile(process.env, name, { url, api_key: apiKey, ...(site ? { site } : {}) });
       process.stdout.write(
-        `Logged in to ${url} as profile "${name}" (key ${maskKey(apiKey)}, ${reach}).\nSaved to ${file}\n`,
+        `Logged in to ${url} as profile "${name}" (key ${maskKey(apiKey)}, ${reach}${site ? `, site ${site}` : ''}).\nSaved to ${file}\n`,
       );
     });
 

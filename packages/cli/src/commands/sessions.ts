@@ -2,7 +2,7 @@
 import { unwrap } from '@touchtrail/client';
 import type { Command } from 'commander';
 import { action } from '../context.js';
-import { example, integerBetween, parseDay } from '../options.js';
+import { example, FROM_HELP, integerBetween, parseDay, reportDays, TO_HELP } from '../options.js';
 import { formatDuration, formatMinorMoney, formatNumber, formatTime, orDash } from '../output/format.js';
 import { dim } from '../output/style.js';
 import { renderDetails, renderTable } from '../output/table.js';
@@ -20,9 +20,9 @@ export function registerSessions(program: Command) {
 
   sessions
     .command('list')
-    .description('Sessions, newest first (default the last 7 days)')
-    .option('--from <date>', 'first day, YYYY-MM-DD', parseDay)
-    .option('--to <date>', 'last day, YYYY-MM-DD', parseDay)
+    .description('Sessions, newest first (default the last 30 days)')
+    .option('--from <date>', FROM_HELP, parseDay)
+    .option('--to <date>', TO_HELP, parseDay)
     .option('--timezone <iana>', 'time zone of the days (default UTC)')
     .option('--filter <filter>', 'dimension=value, as for stats (repeatable)', parseFilter)
     .option('--converted', 'only sessions with a conversion')
@@ -44,8 +44,7 @@ export function registerSessions(program: Command) {
             params: {
               query: {
                 site_id: ctx.site(),
-                ...(options.from ? { from: options.from } : {}),
-                ...(options.to ? { to: options.to } : {}),
+                ...reportDays(options),
                 ...(options.timezone ? { timezone: options.timezone } : {}),
                 ...filtersParam(options.filter),
                 ...(options.converted ? { converted: 'true' as const } : {}),

@@ -2,7 +2,16 @@
 import { unwrap } from '@touchtrail/client';
 import type { Command } from 'commander';
 import { action } from '../context.js';
-import { type AttributionModel, example, integerBetween, parseDay, parseModel } from '../options.js';
+import {
+  type AttributionModel,
+  example,
+  FROM_HELP,
+  integerBetween,
+  parseDay,
+  parseModel,
+  reportDays,
+  TO_HELP,
+} from '../options.js';
 import { formatMinorMoney, formatNumber } from '../output/format.js';
 import { dim } from '../output/style.js';
 import { renderTable } from '../output/table.js';
@@ -20,8 +29,8 @@ export function registerVisibility(program: Command) {
   program
     .command('visibility')
     .description('AI visibility per page: crawler fetches, assistant visits, conversions and revenue')
-    .option('--from <date>', 'first day, YYYY-MM-DD', parseDay)
-    .option('--to <date>', 'last day, YYYY-MM-DD', parseDay)
+    .option('--from <date>', FROM_HELP, parseDay)
+    .option('--to <date>', TO_HELP, parseDay)
     .option('--timezone <iana>', 'time zone of the days (default UTC)')
     .option('--model <model>', 'attribution model (default the site’s)', parseModel)
     .option('--not-visited', 'only pages crawled that no assistant sent a visit to')
@@ -34,8 +43,7 @@ export function registerVisibility(program: Command) {
             params: {
               query: {
                 site_id: ctx.site(),
-                ...(o.from ? { from: o.from } : {}),
-                ...(o.to ? { to: o.to } : {}),
+                ...reportDays(o),
                 ...(o.timezone ? { timezone: o.timezone } : {}),
                 ...(o.model ? { attribution_model: o.model } : {}),
                 ...(o.notVisited ? { not_visited: 'true' as const } : {}),

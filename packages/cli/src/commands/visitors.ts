@@ -2,7 +2,7 @@
 import { unwrap } from '@touchtrail/client';
 import type { Command } from 'commander';
 import { action } from '../context.js';
-import { example, integerBetween, oneOf, parseDay } from '../options.js';
+import { example, FROM_HELP, integerBetween, oneOf, parseDay, reportDays, TO_HELP } from '../options.js';
 import { formatDuration, formatMinorMoney, formatNumber, formatTime, orDash } from '../output/format.js';
 import { renderDetails, renderTable } from '../output/table.js';
 import { nextPageHint } from './sessions.js';
@@ -29,9 +29,9 @@ export function registerVisitors(program: Command) {
 
   visitors
     .command('list')
-    .description('People with a visit in the range (default the last 7 days)')
-    .option('--from <date>', 'first day, YYYY-MM-DD', parseDay)
-    .option('--to <date>', 'last day, YYYY-MM-DD', parseDay)
+    .description('People with a visit in the range (default the last 30 days)')
+    .option('--from <date>', FROM_HELP, parseDay)
+    .option('--to <date>', TO_HELP, parseDay)
     .option('--filter <filter>', 'dimension=value on visit: dimensions (repeatable)', parseFilter)
     .option('--sort <order>', 'last_seen, visits or revenue', oneOf(SORTS))
     .option('--limit <n>', 'people per page, 1 to 100', integerBetween(1, 100))
@@ -46,7 +46,7 @@ export function registerVisitors(program: Command) {
         const answer = await unwrap(
           ctx.client.GET('/v1/visitors', {
             params: {
-              query: { site_id: ctx.site(), ...rest, ...filtersParam(filter) },
+              query: { site_id: ctx.site(), ...rest, ...reportDays(rest), ...filtersParam(filter) },
             },
           }),
         );
@@ -82,14 +82,17 @@ export function registerVisitors(program: Command) {
     .command('get')
     .argument('<handle>', 'visitor handle (vh_…, from visitors list --json)')
     .description('One person: visits and conversions')
-    .option('--from <date>', 'first day, YYYY-MM-DD', parseDay)
-    .option('--to <date>', 'last day, YYYY-MM-DD', parseDay)
+    .option('--from <date>', FROM_HELP, parseDay)
+    .option('--to <date>', TO_HELP, parseDay)
     .addHelpText('after', example('touchtrail visitors get vh_3TSqdA1O8qJu… --site ttid_…'))
     .action(
       action<{ from?: string; to?: string }>(async (ctx, options, args) => {
         const v = await unwrap(
           ctx.client.GET('/v1/visitors/{handle}', {
-            params: { path: { handle: args[0] as string }, query: { site_id: ctx.site(), ...options } },
+            params: {
+              path: { handle: args[0] as string },
+              query: { site_id: ctx.site(), ...options, ...reportDays(options) },
+            },
           }),
         );
         ctx.print(v, () => {

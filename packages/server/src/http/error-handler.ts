@@ -101,7 +101,8 @@ export function logRefusal(request: FastifyRequest, appError: AppError, cause: u
   }
   const { source, problem } = appError.details;
   const field = fieldPathForLog(appError.details.logField ?? appError.details.field);
-  request.log.warn(
+  // The client's mistake, one per request: at info with the request lines, off the default console.
+  request.log.info(
     {
       code: appError.code,
       status: appError.status,

@@ -20,6 +20,14 @@ export const REDACTED_PATHS = [
   '*.ip',
 ];
 
+/**
+ * The level of the start-up and shutdown lines: they show at the default `warn`, which keeps
+ * requests (logged at `info`) off the console; `error`, `fatal` and `silent` hide them too.
+ */
+export function startupLogLevel(level: string): string {
+  return level === 'warn' ? 'info' : level;
+}
+
 interface LoggedRequest {
   id: string;
   method: string;
