@@ -634,6 +634,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sites/{siteId}/refusals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Hits the ingest refused for a site in the last hour, by reason
+         * @description Counts of the last hour (to five minutes) of hits acknowledged with `{"accepted": false}` and not stored: `bot` for a missing or known bot user agent, headless browsers and curl included. Needs `stats:read`. 404 for a site the credential does not cover or one scheduled for deletion.
+         *
+         *     Authentication: an API key with `stats:read` or a dashboard session.
+         */
+        get: operations["getSiteRefusals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sites": {
         parameters: {
             query?: never;
@@ -1945,6 +1967,11 @@ export interface components {
             /** @constant */
             error: "Failed to load conversions";
         };
+        /** @description Body of `GET /readyz` when the database does not answer: `{status: "unavailable"}` */
+        NotReady: {
+            /** @constant */
+            status: "unavailable";
+        };
     };
     responses: never;
     parameters: never;
@@ -1976,7 +2003,7 @@ export interface operations {
                      */
                     "application/json": {
                         /** @enum {string} */
-                        status: "ok" | "unavailable";
+                        status: "ok";
                     };
                 };
             };
@@ -2004,7 +2031,7 @@ export interface operations {
                      */
                     "application/json": {
                         /** @enum {string} */
-                        status: "ok" | "unavailable";
+                        status: "ok";
                     };
                 };
             };
@@ -2014,15 +2041,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "unavailable"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok" | "unavailable";
-                    };
+                    "application/json": components["schemas"]["NotReady"];
                 };
             };
         };
@@ -4602,6 +4621,108 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AccountError"];
+                };
+            };
+        };
+    };
+    getSiteRefusals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Snippet key; a dashboard session may also pass the internal site UUID
+                 * @example ttid_4kQp2ZrT9xVbN7mWcLs3Ed
+                 */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused hits by reason; an empty list when none */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "since": "2026-03-02T09:00:00.000Z",
+                     *       "refusals": [
+                     *         {
+                     *           "reason": "bot",
+                     *           "hits": 3
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Start of the window (an hour ago) */
+                        since: string;
+                        refusals: {
+                            /**
+                             * @description `bot`: the user agent is missing or a known bot's (a headless browser, curl)
+                             * @enum {string}
+                             */
+                            reason: "bot";
+                            hits: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked, expired or not taken here */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description The API key lacks `stats:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description No such site, a site the key does not cover, or one scheduled for deletion */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description A path parameter fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description Too many requests; retry after the seconds in `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description The credential could not be checked (the database is unavailable); retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
                 };
             };
         };
@@ -8131,6 +8252,14 @@ export interface operations {
                      *           "value_cents": null,
                      *           "currency": null
                      *         }
+                     *       ],
+                     *       "refunds": [
+                     *         {
+                     *           "event_id": "pay_7c2e9a41-5b3d-4f6e-8a1c-2d3e4f5a6b7c",
+                     *           "refunded_at": "2026-03-30T09:12:00.000Z",
+                     *           "amount_cents": 1900,
+                     *           "currency": "EUR"
+                     *         }
                      *       ]
                      *     }
                      */
@@ -8274,6 +8403,17 @@ export interface operations {
                             value_cents: number | null;
                             /** @description ISO 4217 code of `value_cents`; null when the event had no value */
                             currency: string | null;
+                        }[];
+                        /** @description Refunds of the payments among `conversions`, oldest first */
+                        refunds: {
+                            /** @description The payment’s conversion event, one of `conversions` */
+                            event_id: string;
+                            /** @description ISO 8601 */
+                            refunded_at: string;
+                            /** @description Minor units of `currency` */
+                            amount_cents: number;
+                            /** @description ISO 4217 code the payment was charged in */
+                            currency: string;
                         }[];
                     };
                 };
@@ -9842,6 +9982,7 @@ export interface operations {
                      *           "value_cents": 4900,
                      *           "currency": "EUR",
                      *           "display_value": 49,
+                     *           "rate_day": null,
                      *           "properties": {
                      *             "provider": "stripe",
                      *             "renewal": false
@@ -9861,6 +10002,7 @@ export interface operations {
                      *           "value_cents": 0,
                      *           "currency": "EUR",
                      *           "display_value": null,
+                     *           "rate_day": null,
                      *           "properties": {
                      *             "plan": "pro"
                      *           }
@@ -9880,7 +10022,9 @@ export interface operations {
                      *           "count": 1
                      *         }
                      *       ],
-                     *       "display_currency": "EUR"
+                     *       "display_currency": "EUR",
+                     *       "rates_as_of": "2026-11-27",
+                     *       "rates_stale": false
                      *     }
                      */
                     "application/json": {
@@ -9910,6 +10054,8 @@ export interface operations {
                             currency: string;
                             /** @description The value in `display_currency`, major units, at the ECB rate of the conversion’s day or the most recent earlier one; null when no value or no rate */
                             display_value: number | null;
+                            /** @description Day (YYYY-MM-DD) of the ECB rate `display_value` was converted at (the older of the two currencies’ rates); null when no conversion was needed or possible */
+                            rate_day: string | null;
                             /** @description Parameters after personal-data removal; {} when none; null when the stored object exceeds 8192 bytes */
                             properties: {
                                 [key: string]: unknown;
@@ -9928,6 +10074,10 @@ export interface operations {
                         }[];
                         /** @description The site’s currency */
                         display_currency: string;
+                        /** @description Newest day (YYYY-MM-DD) with a stored ECB rate; null when none is stored */
+                        rates_as_of: string | null;
+                        /** @description True when no rate is stored or the newest is more than 7 days before today (UTC) */
+                        rates_stale: boolean;
                     };
                 };
             };
@@ -10055,7 +10205,7 @@ export interface operations {
                      *           "unconverted": []
                      *         },
                      *         {
-                     *           "source": "",
+                     *           "source": "direct",
                      *           "gross": 49,
                      *           "refunded": 0,
                      *           "net": 49,
@@ -10084,7 +10234,7 @@ export interface operations {
                      *               "unconverted": []
                      *             },
                      *             {
-                     *               "source": "",
+                     *               "source": "direct",
                      *               "gross": 49,
                      *               "refunded": 0,
                      *               "net": 49,
@@ -10165,14 +10315,14 @@ export interface operations {
                             refunded: number;
                             /** @description `gross` − `refunded`; negative when refunds outweigh payments */
                             net: number;
-                            /** @description Payments and trials credited, counted gross (refunds do not lower it); fractional under linear and time_decay */
+                            /** @description Payments and trials credited, counted gross (refunds do not lower it); each counts once, for the source with the largest share of it (the money is split by share under linear and time_decay) */
                             conversions: number;
                             /** @description Of `conversions`, the free trials */
                             trials: number;
                         };
                         /** @description The whole window per credited source, largest net first */
                         sources: {
-                            /** @description Credited source: the visit’s source label (assistant name, `search`, `direct`, …); "" when no visit matched */
+                            /** @description Credited source: the visit’s source label (assistant name, `search`, `direct`, …); `direct` too when no visit matched */
                             source: string;
                             /** @description Payments in the site currency, major units (renewals included; trials are 0) */
                             gross: number;
@@ -10180,7 +10330,7 @@ export interface operations {
                             refunded: number;
                             /** @description `gross` − `refunded`; negative when refunds outweigh payments */
                             net: number;
-                            /** @description Payments and trials credited, counted gross (refunds do not lower it); fractional under linear and time_decay */
+                            /** @description Payments and trials credited, counted gross (refunds do not lower it); each counts once, for the source with the largest share of it (the money is split by share under linear and time_decay) */
                             conversions: number;
                             /** @description Of `conversions`, the free trials */
                             trials: number;
@@ -10205,7 +10355,7 @@ export interface operations {
                             refunded: number;
                             /** @description `gross` − `refunded`; negative when refunds outweigh payments */
                             net: number;
-                            /** @description Payments and trials credited, counted gross (refunds do not lower it); fractional under linear and time_decay */
+                            /** @description Payments and trials credited, counted gross (refunds do not lower it); each counts once, for the source with the largest share of it (the money is split by share under linear and time_decay) */
                             conversions: number;
                             /** @description Of `conversions`, the free trials */
                             trials: number;
@@ -10221,7 +10371,7 @@ export interface operations {
                                 net: number;
                             }[];
                             sources: {
-                                /** @description Credited source: the visit’s source label (assistant name, `search`, `direct`, …); "" when no visit matched */
+                                /** @description Credited source: the visit’s source label (assistant name, `search`, `direct`, …); `direct` too when no visit matched */
                                 source: string;
                                 /** @description Payments in the site currency, major units (renewals included; trials are 0) */
                                 gross: number;
@@ -10229,7 +10379,7 @@ export interface operations {
                                 refunded: number;
                                 /** @description `gross` − `refunded`; negative when refunds outweigh payments */
                                 net: number;
-                                /** @description Payments and trials credited, counted gross (refunds do not lower it); fractional under linear and time_decay */
+                                /** @description Payments and trials credited, counted gross (refunds do not lower it); each counts once, for the source with the largest share of it (the money is split by share under linear and time_decay) */
                                 conversions: number;
                                 /** @description Of `conversions`, the free trials */
                                 trials: number;
@@ -10331,7 +10481,7 @@ export interface operations {
                      * @example ttid_4kQp2ZrT9xVbN7mWcLs3Ed
                      */
                     site_id: string;
-                    /** @description Visits: `visitors` (people with a visit in the range, signed-in identities merged, exact), `visits`, `pageviews`, `views_per_visit` (two decimals), `visit_duration` (mean engaged seconds per visit, whole seconds), `bounce_rate` (percent, one decimal: visits with one pageview, no custom event and under 10 s engaged). Conversions: `events` (custom and server events the site sent), `conversions` (every conversion event as the conversion listing counts it, payments and trials included, with or without a visit), `conversion_rate` (percent, one decimal: people with a conversion during a visit over visitors), `goal_value` (the summed `value` of the events the site sent). Revenue under `attribution_model`: `revenue_net` (net of refunds) and `revenue_refunded`, booked per UTC day. Money is in minor units of `meta.currency`. By `event:page`, `visitors`, `visits` and `pageviews` count the people, visits and views of each page; by `event:goal` or `event:props:<key>`, `visitors` counts the people who converted and visit-shaped metrics are refused. Each row’s `metrics` are in this order */
+                    /** @description Visits: `visitors` (people with a visit in the range, signed-in identities merged, exact), `visits`, `pageviews`, `views_per_visit` (two decimals), `visit_duration` (mean engaged seconds per visit, whole seconds), `bounce_rate` (percent, one decimal: visits with one pageview, no custom event and under 10 s engaged). Conversions: `events` (custom and server events the site sent), `conversions` (every conversion event as the conversion listing counts it, payments and trials included, with or without a visit; by channel, assistant or source kind it counts once, for the source `attribution_model` credits it to, the largest share under linear and time_decay, direct with no visit in its 30 days), `conversion_rate` (percent, one decimal: people with a conversion during a visit over visitors), `goal_value` (the summed `value` of the events the site sent). Revenue under `attribution_model`: `revenue_net` (net of refunds) and `revenue_refunded`, booked per UTC day. Money is in minor units of `meta.currency`. By `event:page`, `visitors`, `visits` and `pageviews` count the people, visits and views of each page; by `event:goal` or `event:props:<key>`, `visitors` counts the people who converted and visit-shaped metrics are refused. Each row’s `metrics` are in this order */
                     metrics: ("visitors" | "visits" | "pageviews" | "views_per_visit" | "bounce_rate" | "visit_duration" | "events" | "conversions" | "conversion_rate" | "goal_value" | "revenue_net" | "revenue_refunded")[];
                     /** @description A keyword ending today in `timezone` (`day`; `7d` and `30d` count today; `month`, `12mo` and `year` start at the first of the month, of the month 11 months back, of the year; `all` at the site’s first visit) or two inclusive dates `[from, to]` spanning at most 5 years */
                     date_range: ("day" | "7d" | "30d" | "month" | "12mo" | "year" | "all") | [
@@ -10340,7 +10490,7 @@ export interface operations {
                     ];
                     /** @description Group by these (none: one aggregate row). Time buckets are written as their first moment in `timezone` (`2026-03-02`, hours `2026-03-02 14:00:00`; weeks start on Monday); buckets without visits are left out. `visit:channel` is `ai` or `search`, `social`, `email`, `paid`, `referral`, `direct`; `visit:ai_source` the assistant (null outside the AI channel); `visit:referrer` the referring host; `visit:utm_*` the campaign tags of the landing URL; `visit:entry_page` and `visit:exit_page` the first and last paths of the visit; `visit:new_vs_returning` `new` or `returning`. `event:page` is the path of each pageview, `event:goal` the name of each conversion event and `event:props:<key>` the value of that property on it. Revenue breaks down by day, week, month, channel and assistant only. Unknown values (no referrer, no country, no such property) are null */
                     dimensions?: (("time:hour" | "time:day" | "time:week" | "time:month" | "visit:channel" | "visit:ai_source" | "visit:source_kind" | "visit:referrer" | "visit:utm_source" | "visit:utm_medium" | "visit:utm_campaign" | "visit:utm_content" | "visit:utm_term" | "visit:entry_page" | "visit:exit_page" | "visit:country" | "visit:city" | "visit:device" | "visit:browser" | "visit:os" | "visit:new_vs_returning" | "event:page" | "event:goal") | string)[];
-                    /** @description All must hold. A filter is `[operator, dimension, values]` on a `visit:` or `event:` dimension, true when any value holds (an event dimension filters visits to those with such an event, and events themselves when the rows are events of that kind; revenue takes channel and assistant filters only): `is`, `is_not`, `contains` (a substring, any case) or `matches` (the whole value, case-sensitive, `*` standing for any characters and nothing else special; at most 50 patterns of 200 characters). A null value never `is`, contains or matches anything. Groups: `["and", [f, …]]`, `["or", [f, …]]`, `["not", f]` */
+                    /** @description All must hold. A filter is `[operator, dimension, values]` on a `visit:` or `event:` dimension, true when any value holds (an event dimension filters visits to those with such an event, and events themselves when the rows are events of that kind: with an `event:page` filter `pageviews` counts the matching pageviews only, and bounce rate, duration and views per visit are those of the matching visits; revenue takes channel and assistant filters only): `is`, `is_not`, `contains` (a substring, any case) or `matches` (the whole value, case-sensitive, `*` standing for any characters and nothing else special; at most 50 patterns of 200 characters). A null value never `is`, contains or matches anything. Groups: `["and", [f, …]]`, `["or", [f, …]]`, `["not", f]` */
                     filters?: unknown[];
                     /** @description `[[name, "asc"|"desc"], …]` over the requested metrics and dimensions; default the time dimension ascending, else the first metric descending. Ties fall back to the dimensions ascending */
                     order_by?: [
@@ -14240,9 +14390,9 @@ export interface operations {
                             /** @description Distinct paths answered with a status outside 200–299 at least once; a path answered 2xx too is also in `pages_fetched` */
                             non_2xx_paths: number;
                             assistant_visits: number;
-                            /** @description Conversions credited to those visits (shares under linear and time_decay) */
+                            /** @description Conversions credited to those visits, each counted once, for the source with the largest share of it */
                             conversions: number;
-                            /** @description Payments (and trials) credited to those visits, whatever their currency (shares under linear and time_decay) */
+                            /** @description Payments (and trials) credited to those visits, whatever their currency, counted as `conversions` are */
                             payments: number;
                             gross: number;
                             refunded: number;

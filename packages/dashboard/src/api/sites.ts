@@ -15,6 +15,13 @@ export const siteQuery = (siteId: string) =>
     queryFn: () => api<Site>('GET', `/v1/sites/${encodeURIComponent(siteId)}`),
   });
 
+/** Hits refused in the last hour, by reason (bots, for now). */
+export const siteRefusalsQuery = (siteId: string) =>
+  queryOptions({
+    queryKey: ['site-refusals', siteId],
+    queryFn: () => api<Answer<'getSiteRefusals'>>('GET', `/v1/sites/${encodeURIComponent(siteId)}/refusals`),
+  });
+
 export type NewSite = Answer<'createSite'>;
 
 export const createSite = (body: Body<'createSite'>) => api<NewSite>('POST', '/v1/sites', { body });

@@ -120,9 +120,15 @@ export function WorldMap({
           );
         })}
       </svg>
-      <p className="muted small map-focus" aria-hidden="true">
-        {focusedCountry ? labelOf(focusedCountry) : '\u00a0'}
-      </p>
+      {byNumeric.size === 0 ? (
+        <p className="muted small map-focus">
+          No known locations: every visitor's country is unknown in this range
+        </p>
+      ) : (
+        <p className="muted small map-focus" aria-hidden="true">
+          {focusedCountry ? labelOf(focusedCountry) : '\u00a0'}
+        </p>
+      )}
     </>
   );
 }

@@ -58,8 +58,19 @@ describe.skipIf(ON_POSTGRES)('a newcomer', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'new-site');
 
-    // The snippet's first pageview, as the installed tracker sends it.
+    // A headless browser's hit is refused, and the card says so instead of waiting in silence.
     const key = /data-site="(ttid_\w+)"/.exec(await snippet.inputValue())?.[1];
+    const headless = await collect(t, pageview(key ?? '', newVisitorId(), 'https://newshop.example.com/'), {
+      userAgent:
+        'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36',
+    });
+    expect(headless.json()).toEqual({ accepted: false, reason: 'bot' });
+    await expect
+      .poll(() => page.getByText('refused as bots').textContent(), { timeout: 15_000 })
+      .toContain('1 hit refused as bots in the last hour (headless or automated browser)');
+    await screenshot(page, 'new-site-bot-refused');
+
+    // The snippet's first pageview, as the installed tracker sends it.
     const collected = await collect(t, pageview(key ?? '', newVisitorId(), 'https://newshop.example.com/'));
     expect(collected.statusCode).toBe(202);
     await expect
@@ -152,9 +163,9 @@ describe.skipIf(ON_POSTGRES)('a seeded shop', () => {
       )
       .toBe(1);
     expect(await seriousViolations(page)).toEqual([]);
-    // Payments have no goal value (their amounts are revenue): a dash, not $0.00.
+    // Payments and trials are conversions, never goals: the panel lists what the Goals page lists.
     const goalRows = await page.getByRole('region', { name: 'Goals' }).getByRole('row').allTextContents();
-    expect(goalRows).toContainEqual(expect.stringMatching(/^payment[\d%]+—$/));
+    expect(goalRows.filter((row) => /^(payment|trial)\d/.test(row))).toEqual([]);
     expect(goalRows).toContainEqual(expect.stringMatching(/^Purchases[\d%]+\$[\d,.]+$/));
     await screenshot(page, 'overview');
     // The chart's legend shows the figures at the pointer, and nothing without one.

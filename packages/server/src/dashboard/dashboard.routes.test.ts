@@ -76,6 +76,31 @@ describe('the dashboard files', () => {
       expect(response.json()).toEqual({ error: 'not_found', message: 'No such route' });
     }
   });
+
+  it('gives a browser opening an unknown address the app, with status 404, and keeps JSON 404s for the API', async () => {
+    const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+    for (const url of ['/elsewhere', '/sites-old/x?y=1', '/settings']) {
+      const response = await t.request({ method: 'GET', url, headers: html });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.headers['content-type'], url).toBe('text/html; charset=utf-8');
+      expect(response.body, url).toBe(INDEX);
+    }
+    for (const url of [
+      '/v1/nothing-here',
+      '/v1',
+      '/docs/nothing',
+      '/mcp/x',
+      '/assets/gone-123.js',
+      '/x.js',
+    ]) {
+      const response = await t.request({ method: 'GET', url, headers: html });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json(), url).toEqual({ error: 'not_found', message: 'No such route' });
+    }
+    const post = await t.request({ method: 'POST', url: '/elsewhere', headers: html });
+    expect(post.statusCode).toBe(404);
+    expect(post.json()).toEqual({ error: 'not_found', message: 'No such route' });
+  });
 });
 
 describe('the dashboard in each role', () => {

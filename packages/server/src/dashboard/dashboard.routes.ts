@@ -2,8 +2,9 @@
  * Serves the dashboard's built files (packages/dashboard/dist, DESIGN.md §9) from memory: hashed
  * assets with a year-long immutable cache, in brotli or gzip when the browser takes it, and
  * `index.html` without caching for the paths the dashboard's router owns (DASHBOARD_PAGES).
- * Routes are named one by one rather than one catch-all, so `/v1/…` keeps its own 404s and
- * refusals of bad path parameters.
+ * Routes are named one by one, so `/v1/…` keeps its own 404s and refusals of bad path
+ * parameters; any other browser navigation (a GET that accepts HTML, outside the API, tracker,
+ * docs and MCP paths) gets the app with status 404, which shows its own "page not found".
  */
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
@@ -92,6 +93,14 @@ export const DASHBOARD_PAGES = [
 /** The shared view may be embedded in an iframe on any site; every other page refuses framing. */
 const EMBEDDABLE_PAGES = new Set(['/share']);
 const FILE_ROUTES = ['/assets/*', '/favicon.svg'];
+/** Paths that are never the app's, even when a browser asks for them. */
+const NOT_APP_PATHS = /^\/(v1|docs|mcp|healthz|readyz|metrics|assets)(\/|$)|\.js$/;
+
+/** A browser opening an address, as opposed to a script or API client asking for a resource. */
+function isPageNavigation(request: FastifyRequest): boolean {
+  const path = request.url.split('?')[0] ?? '';
+  return /\btext\/html\b/.test(String(request.headers.accept ?? '')) && !NOT_APP_PATHS.test(path);
+}
 
 /** Lifts the framing refusal helmet set (its `frame-ancestors 'self'` and `X-Frame-Options`). */
 function allowFraming(reply: FastifyReply) {
@@ -131,4 +140,8 @@ export function registerDashboardRoutes(app: FastifyInstance, deps: { dir?: stri
       return send(request, reply, index);
     });
   }
+  app.get('/*', options, async (request, reply) => {
+    const index = isPageNavigation(request) ? (await files()).get('/index.html') : undefined;
+    return index ? send(request, reply.code(404), index) : reply.callNotFound();
+  });
 }

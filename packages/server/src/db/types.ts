@@ -186,6 +186,14 @@ export interface TotpRecoveryCodesTable {
   used_at: NullableTimestamp;
 }
 
+/** Hits the ingest refused, per site, five-minute period and reason (sites/site-refusals.ts). */
+export interface IngestRefusalsTable {
+  site_id: string;
+  period_start: Timestamp;
+  reason: string;
+  hits: number;
+}
+
 export interface PendingSignInsTable {
   token_hash: string;
   user_id: string;
@@ -210,6 +218,7 @@ export interface DB
   memberships: MembershipsTable;
   dashboard_sessions: DashboardSessionsTable;
   sites: SitesTable;
+  ingest_refusals: IngestRefusalsTable;
   api_keys: ApiKeysTable;
   site_erasures: SiteErasuresTable;
   funnels: FunnelsTable;

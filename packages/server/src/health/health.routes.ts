@@ -1,12 +1,12 @@
 /** Liveness and readiness for process managers and load balancers. */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Database } from '../db/database.js';
+import { healthStatusSchema, notReadySchema } from './health.schemas.js';
 
 export function registerHealthRoutes(app: FastifyInstance, { database }: { database: Database }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const status = z.object({ status: z.enum(['ok', 'unavailable']) });
+  const status = healthStatusSchema;
 
   r.get(
     '/healthz',
@@ -38,7 +38,7 @@ export function registerHealthRoutes(app: FastifyInstance, { database }: { datab
           'elsewhere until it is back. Public and never rate limited.',
         response: {
           200: status.meta({ description: 'Ready to serve', examples: [{ status: 'ok' }] }),
-          503: status.meta({
+          503: notReadySchema.meta({
             description: 'The database does not answer',
             examples: [{ status: 'unavailable' }],
           }),

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { conversionErrorSchemas } from '../conversions/conversions.schemas.js';
 import { goalsErrorSchema } from '../goals/goals.schemas.js';
+import { notReadySchema } from '../health/health.schemas.js';
 import { paymentErrorSchemas } from '../payments/payments.schemas.js';
 import { WEBHOOK_ERRORS } from '../webhooks/webhooks.schemas.js';
 import type { Area } from './error-bodies.js';
@@ -59,14 +60,23 @@ export const ERROR_COMPONENTS: Record<Area, ErrorComponent> = {
   },
 };
 
+/** Bodies outside any area, named once: `GET /readyz` answers the same whatever the caller. */
+const SHARED_COMPONENTS: ErrorComponent[] = [
+  {
+    name: 'NotReady',
+    description: 'Body of `GET /readyz` when the database does not answer: `{status: "unavailable"}`',
+    bodies: [notReadySchema],
+  },
+];
+
 /** A `describe()`d or `meta()`d copy of a schema shares its definition, and so its validation. */
 const sameBody = (a: z.ZodType, b: z.ZodType) => a._zod.def === b._zod.def;
 
 /** The component an area's route response points at, when the response lists one of its bodies. */
 export function errorComponentFor(area: Area, schema: unknown): string | undefined {
   if (!(schema instanceof z.ZodType)) return undefined;
-  const component = ERROR_COMPONENTS[area];
-  return component.bodies.some((body) => sameBody(body, schema)) ? component.name : undefined;
+  const candidates = [ERROR_COMPONENTS[area], ...SHARED_COMPONENTS];
+  return candidates.find((component) => component.bodies.some((body) => sameBody(body, schema)))?.name;
 }
 
 export const componentRef = (name: string) => `#/components/schemas/${name}`;
@@ -98,7 +108,7 @@ function componentSchemaOf(bodies: z.ZodType[]): Record<string, unknown> {
 /** The JSON schemas of every area's error component, by component name. */
 export function errorComponentSchemas(): Record<string, Record<string, unknown>> {
   const schemas: Record<string, Record<string, unknown>> = {};
-  for (const { name, description, bodies } of Object.values(ERROR_COMPONENTS)) {
+  for (const { name, description, bodies } of [...Object.values(ERROR_COMPONENTS), ...SHARED_COMPONENTS]) {
     schemas[name] = { ...componentSchemaOf(bodies), description };
   }
   return schemas;

@@ -82,6 +82,13 @@ describe('the OpenAPI document', () => {
     });
   });
 
+  it('names the readiness 503 body as a component like every other error', () => {
+    const readiness = operations.find(([n]) => n === 'GET /readyz')?.[1];
+    expect(readiness?.responses['503']?.content?.['application/json']?.schema).toEqual({
+      $ref: '#/components/schemas/NotReady',
+    });
+  });
+
   it('has an example on every JSON request body and every 2xx JSON response', () => {
     const bodies = failing((o) => {
       const json = o.requestBody?.content['application/json'];

@@ -15,6 +15,7 @@ import { GroupCommitter } from '../lib/group-commit.js';
 import { redactProperties, redactUrl } from '../lib/redact.js';
 import { storableText } from '../lib/storable-text.js';
 import { siteSuspended } from '../sites/site-intake.js';
+import { countRefusal } from '../sites/site-refusals.js';
 import { createBatchWriter } from './batch-writer.js';
 import type { CollectPayload, ServerEvent } from './collect.schemas.js';
 import { createDeviceParser } from './device.js';
@@ -71,6 +72,11 @@ export function createIngestService(deps: {
     ): Promise<'recorded' | 'duplicate' | 'bot'> {
       if (devices.isBot(context.userAgent)) {
         drops.bot += 1;
+        // Best-effort: the count is a hint for the install card, and a bot's answer never
+        // depended on the database; losing one count (database down) must not fail it.
+        await countRefusal(deps.db, { snippetKey: payload.site, reason: 'bot', at: clock.now() }).catch(
+          () => undefined,
+        );
         return 'bot';
       }
       const now = clock.now();

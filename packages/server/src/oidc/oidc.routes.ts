@@ -10,7 +10,7 @@ import type { Config } from '../config.js';
 import { SESSION_COOKIE } from '../http/authenticate.js';
 import { MAX_TOKEN_LENGTH } from '../mail/one-time-link.js';
 import type { Services } from '../services.js';
-import { clearSessionCookie, setSessionCookie } from '../sessions/session-cookie.js';
+import { clearSessionCookie, isSecureCookie, setSessionCookie } from '../sessions/session-cookie.js';
 import { PROVIDERS_EXAMPLE } from './oidc.examples.js';
 import { OIDC_START_VALID_MS } from './oidc.service.js';
 import { OidcSignInError } from './oidc-errors.js';
@@ -22,7 +22,13 @@ const START_COOKIE_PATH = '/v1/auth/oidc';
 export function registerOidcRoutes(app: FastifyInstance, deps: { services: Services; config: Config }) {
   const { oidc } = deps.services;
   const secure = deps.config.publicUrl.startsWith('https://');
-  const startCookie = { httpOnly: true, sameSite: 'lax', secure, path: START_COOKIE_PATH } as const;
+  const startCookie = (reply: FastifyReply) =>
+    ({
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: isSecureCookie(reply, secure),
+      path: START_COOKIE_PATH,
+    }) as const;
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   /** Renders a sign-in failure; anything else is a bug or an outage, shown without its details. */
@@ -100,7 +106,10 @@ export function registerOidcRoutes(app: FastifyInstance, deps: { services: Servi
     async (request, reply) => {
       try {
         const { redirectUrl, cookie } = await oidc.begin({ invitation: request.query.invitation });
-        reply.setCookie(OIDC_START_COOKIE, cookie, { ...startCookie, maxAge: OIDC_START_VALID_MS / 1000 });
+        reply.setCookie(OIDC_START_COOKIE, cookie, {
+          ...startCookie(reply),
+          maxAge: OIDC_START_VALID_MS / 1000,
+        });
         return reply.header('cache-control', 'no-store').redirect(redirectUrl, 302);
       } catch (error) {
         return fail(reply, error);
@@ -127,7 +136,7 @@ export function registerOidcRoutes(app: FastifyInstance, deps: { services: Servi
     },
     async (request, reply) => {
       const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
-      reply.clearCookie(OIDC_START_COOKIE, startCookie);
+      reply.clearCookie(OIDC_START_COOKIE, startCookie(reply));
       try {
         const token = await oidc.finish({
           search,

@@ -144,3 +144,38 @@ describe('dashboard sign-in behind https', () => {
     expect(response.cookies.find((c) => c.name === 'tt_session')?.secure).toBe(true);
   });
 });
+
+describe('dashboard sign-in behind a trusted TLS-terminating proxy, PUBLIC_URL unset', () => {
+  const t = useTestApp({ TRUST_PROXY: 'true' });
+  const signInVia = (headers: Record<string, string>) =>
+    t.request({ method: 'POST', url: '/v1/auth/login', payload: ADMIN, headers });
+  const sessionCookie = (response: Awaited<ReturnType<typeof signInVia>>) =>
+    response.cookies.find((c) => c.name === 'tt_session');
+
+  it('marks the cookie Secure when the proxy reports https', async () => {
+    const response = await signInVia({ 'x-forwarded-proto': 'https' });
+    expect(response.statusCode).toBe(200);
+    expect(sessionCookie(response)?.secure).toBe(true);
+  });
+
+  it('leaves Secure off when the proxy reports plain http', async () => {
+    const response = await signInVia({ 'x-forwarded-proto': 'http' });
+    expect(response.statusCode).toBe(200);
+    expect(sessionCookie(response)?.secure).toBeFalsy();
+  });
+});
+
+describe('dashboard sign-in without TRUST_PROXY', () => {
+  const t = useTestApp();
+
+  it('ignores a client’s X-Forwarded-Proto', async () => {
+    const response = await t.request({
+      method: 'POST',
+      url: '/v1/auth/login',
+      payload: ADMIN,
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.cookies.find((c) => c.name === 'tt_session')?.secure).toBeFalsy();
+  });
+});

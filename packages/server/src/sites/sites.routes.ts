@@ -10,6 +10,7 @@ import { type CredentialKind, principalOf } from '../http/authenticate.js';
 import { badInput } from '../http/errors.js';
 import type { RouteLimits } from '../http/rate-limit.js';
 import { codedErrorSchema } from '../http/schemas.js';
+import { registerSiteRefusalRoutes } from './site-refusals.routes.js';
 import { SITE_EXAMPLE, UPDATED_SITE_EXAMPLE } from './sites.examples.js';
 import {
   createdSiteSchema,
@@ -48,6 +49,7 @@ const notAdmin = codedErrorSchema.describe(
 
 export function registerSiteRoutes(app: FastifyInstance, { sites }: { sites: SitesService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  registerSiteRefusalRoutes(app, { sites });
 
   r.get(
     '/v1/sites',

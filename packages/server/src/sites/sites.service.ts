@@ -10,7 +10,7 @@ import { isUniqueViolation } from '../db/errors.js';
 import type { AttributionModel, DB, Region, SitesTable } from '../db/types.js';
 import { badInput, forbidden, notFound } from '../http/errors.js';
 import type { KeysService } from '../keys/keys.service.js';
-import type { Clock } from '../lib/clock.js';
+import { type Clock, HOUR_MS } from '../lib/clock.js';
 import { newId, newSnippetKey } from '../lib/ids.js';
 import { isSupportedCurrency } from '../rates/currencies.js';
 import { cookieApexProblem, suggestCookieApex } from './domains.js';
@@ -18,6 +18,7 @@ import { requireSite } from './site-access.js';
 import { createSiteDeletion } from './site-deletion.js';
 import { createSiteErasure } from './site-erasure.js';
 import { findIntakeSite, readIntakeStates } from './site-intake.js';
+import { recentRefusals } from './site-refusals.js';
 import {
   assertRoomForActiveSite,
   domainTaken,
@@ -140,6 +141,16 @@ export function createSitesService(deps: SitesDeps) {
 
     async get(principal: Principal, ref: string) {
       return presentSite(await requireSite(db, principal, ref, { includeScheduled: false }));
+    },
+
+    /** Hits of the last hour the ingest refused for the site (a bot's user agent), by reason. */
+    async recentRefusals(principal: Principal, ref: string) {
+      const site = await requireSite(db, principal, ref, { includeScheduled: false });
+      const now = clock.now();
+      return {
+        since: new Date(now.getTime() - HOUR_MS).toISOString(),
+        refusals: await recentRefusals(db, site.id, now),
+      };
     },
 
     /** Every site of the account, scheduled ones included, with internal UUIDs: sessions only. */

@@ -35,7 +35,7 @@ export function FunnelSteps({ steps }: { steps: StepFigures[] }) {
                     {percent(step.conversion_from_previous)} of step {step.index - 1}
                   </span>
                 )}
-                <span className="dropped">
+                <span className={step.drop_off > 0 ? 'dropped' : undefined}>
                   {formatCount(step.drop_off)} dropped off since step {step.index - 1}
                 </span>
               </>

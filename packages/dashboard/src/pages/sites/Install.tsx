@@ -1,6 +1,6 @@
 /** The install snippet of a site and the live check that turns green when its first event arrives. */
 import { useQuery } from '@tanstack/react-query';
-import { siteQuery } from '../../api/sites';
+import { siteQuery, siteRefusalsQuery } from '../../api/sites';
 import type { Site } from '../../api/types';
 import { CopyButton } from '../../components/CopyButton';
 import { formatDateTime } from '../../lib/format';
@@ -30,12 +30,27 @@ export function VerificationStatus({ siteId }: { siteId: string }) {
     refetchInterval: (query) => (query.state.data?.verified_at ? false : 3000),
   });
   const verifiedAt = site.data?.verified_at;
+  const refusals = useQuery({
+    ...siteRefusalsQuery(siteId),
+    enabled: !verifiedAt,
+    refetchInterval: verifiedAt ? false : 3000,
+  });
+  const bots = refusals.data?.refusals.find((r) => r.reason === 'bot')?.hits ?? 0;
   return (
-    <p className={verifiedAt ? 'status ok' : 'status'} role="status" aria-live="polite">
-      <span className="dot" aria-hidden="true" />
-      {verifiedAt
-        ? `Receiving events since ${formatDateTime(verifiedAt)}`
-        : 'Waiting for the first event… open a page of the site once the snippet is in place.'}
-    </p>
+    <>
+      <p className={verifiedAt ? 'status ok' : 'status'} role="status" aria-live="polite">
+        <span className="dot" aria-hidden="true" />
+        {verifiedAt
+          ? `Receiving events since ${formatDateTime(verifiedAt)}`
+          : 'Waiting for the first event… open a page of the site once the snippet is in place.'}
+      </p>
+      {!verifiedAt && bots > 0 && (
+        <p className="status warn" role="status">
+          {bots === 1 ? '1 hit' : `${bots} hits`} refused as bots in the last hour (headless or automated
+          browser). Open the site in an ordinary browser: headless browsers and scripts such as curl are not
+          counted.
+        </p>
+      )}
+    </>
   );
 }
