@@ -12,7 +12,7 @@ import { type KeyboardEvent, useMemo, useRef, useState } from 'react';
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import atlas from 'world-atlas/countries-110m.json';
-import { formatCount } from '../lib/format';
+import { formatCount, formatCountOf } from '../lib/format';
 import { countryName } from '../lib/names';
 
 const WIDTH = 640;
@@ -82,7 +82,7 @@ export function WorldMap({
   };
 
   const labelOf = (seen: { code: string; count: number }) =>
-    `${countryName(seen.code)}: ${formatCount(seen.count)} visitors`;
+    `${countryName(seen.code)}: ${formatCountOf(seen.count, 'visitor')}`;
   const focusedCountry = focusWithin ? ranked.find((seen) => seen.code === current) : undefined;
   return (
     <>

@@ -66,3 +66,8 @@ export function formatBucket(bucket: string, interval: string): string {
 /** An instant as the reader's local date and time. */
 export const formatDateTime = (iso: string) =>
   new Date(iso).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** A count with its noun, singular for exactly one: "1 visit", "2 visits". */
+export function formatCountOf(count: number, one: string, many = `${one}s`): string {
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
+}

@@ -70,12 +70,23 @@ describe.skipIf(ON_POSTGRES)('a newcomer', () => {
       .toContain('1 hit refused as bots in the last hour (headless or automated browser)');
     await screenshot(page, 'new-site-bot-refused');
 
+    // The overview, open before the first visit, reads "—" and fills in without a reload.
+    const overview = await context.newPage();
+    const href = await page.getByRole('link', { name: 'Go to the site’s dashboard' }).getAttribute('href');
+    await overview.goto(href ?? '');
+    await settled(overview);
+    expect(await tileValue(overview, 'Visitors')).toBe('—');
+    expect(await tileValue(overview, 'AI share of visits')).toBe('—');
+    await screenshot(overview, 'overview-empty');
+
     // The snippet's first pageview, as the installed tracker sends it.
     const collected = await collect(t, pageview(key ?? '', newVisitorId(), 'https://newshop.example.com/'));
     expect(collected.statusCode).toBe(202);
     await expect
       .poll(() => page.getByRole('status').first().textContent(), { timeout: 15_000 })
       .toContain('Receiving events since');
+    await expect.poll(() => tileValue(overview, 'Visitors'), { timeout: 15_000 }).toBe('1');
+    await overview.close();
     await page.getByRole('link', { name: 'Go to the site’s dashboard' }).click();
     await settled(page);
     await expect.poll(() => tileValue(page, 'Visitors')).toBe('1');
@@ -162,6 +173,9 @@ describe.skipIf(ON_POSTGRES)('a seeded shop', () => {
           .count(),
       )
       .toBe(1);
+    // The assistants that sent visitors show by name under the AI row, without a click.
+    const aiRows = (await sources.getByRole('row').allTextContents()).filter((row) => /^↳ /.test(row));
+    expect(aiRows).toContainEqual(expect.stringMatching(/^↳ ChatGPT\d+/));
     expect(await seriousViolations(page)).toEqual([]);
     // Payments and trials are conversions, never goals: the panel lists what the Goals page lists.
     const goalRows = await page.getByRole('region', { name: 'Goals' }).getByRole('row').allTextContents();

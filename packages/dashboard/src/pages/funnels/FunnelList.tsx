@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useSearch } from 'wouter';
 import { type Funnel, funnelsQuery } from '../../api/funnels';
 import { EmptyState, ErrorState, SkeletonRows } from '../../components/States';
-import { formatDateTime } from '../../lib/format';
+import { formatCountOf, formatDateTime } from '../../lib/format';
 
 const stepWords = (funnel: Funnel) =>
   funnel.steps.map((step) => (step.type === 'page' ? step.value : step.name)).join(' → ');
@@ -48,7 +48,7 @@ export function FunnelList({ siteId }: { siteId: string }) {
               <li key={funnel.id}>
                 <Link href={`${base}/${funnel.id}${query}`}>{funnel.name}</Link>
                 <div className="muted small funnel-list-steps">
-                  {funnel.steps.length} steps: {stepWords(funnel)}
+                  {formatCountOf(funnel.steps.length, 'step')}: {stepWords(funnel)}
                 </div>
                 <div className="muted small">Changed {formatDateTime(funnel.updated_at)}</div>
               </li>

@@ -5,7 +5,7 @@
 import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useStats } from '../../api/sites';
 import type { StatsFilter, StatsMetric, StatsRow } from '../../api/types';
-import { BarList } from '../../components/BarList';
+import { BarList, type BarRow } from '../../components/BarList';
 import { ErrorState, SkeletonRows } from '../../components/States';
 import { Tabs } from '../../components/Tabs';
 import { type FilterKey, filterKeyOf, queryScope, type ViewState, withFilter } from '../../lib/view-state';
@@ -29,22 +29,33 @@ export interface PanelTab {
   isAi?: (value: string | null) => boolean;
   /** Drawn as a world map of the first column (the dimension holds country codes). */
   map?: boolean;
+  /** The row of this value opens, without a click, into the rows of another tab (AI → its assistants). */
+  expand?: { value: string; tab: PanelTab };
 }
 
 const WorldMap = lazy(() => import('../../components/WorldMap').then((m) => ({ default: m.WorldMap })));
 
-function PanelBody({ siteId, view, update, tab }: PanelProps & { tab: PanelTab }) {
+function useTabStats(siteId: string, view: ViewState, tab: PanelTab, enabled = true) {
   const scope = queryScope(view);
   // Two columns may read one metric (a rate is worked out from a count).
   const metrics = [...new Set(tab.columns.map((c) => c.metric))];
-  const stats = useStats({
-    site_id: siteId,
-    metrics,
-    dimensions: [tab.dimension],
-    ...scope,
-    filters: [...(scope.filters ?? []), ...(tab.filters ?? [])],
-    limit: tab.map ? 300 : 10,
-  });
+  const stats = useStats(
+    {
+      site_id: siteId,
+      metrics,
+      dimensions: [tab.dimension],
+      ...scope,
+      filters: [...(scope.filters ?? []), ...(tab.filters ?? [])],
+      limit: tab.map ? 300 : 10,
+    },
+    { enabled },
+  );
+  return { stats, metrics };
+}
+
+function PanelBody({ siteId, view, update, tab }: PanelProps & { tab: PanelTab }) {
+  const { stats, metrics } = useTabStats(siteId, view, tab);
+  const children = useTabStats(siteId, view, tab.expand?.tab ?? tab, Boolean(tab.expand));
   if (stats.isPending) return <SkeletonRows rows={5} />;
   if (stats.isError) return <ErrorState error={stats.error} retry={() => stats.refetch()} />;
   const results = stats.data.results;
@@ -69,31 +80,56 @@ function PanelBody({ siteId, view, update, tab }: PanelProps & { tab: PanelTab }
     <BarList
       caption={tab.label}
       columns={[tab.label, ...tab.columns.map((c) => c.label)]}
-      rows={results.map((row) => {
-        const value = row.dimensions[0] ?? null;
-        const label = value === null ? (tab.nullLabel ?? '(none)') : (tab.name?.(value) ?? value);
-        const ai = tab.isAi?.(value) ?? false;
-        return {
-          key: value ?? '∅',
-          name: (
-            <>
-              <span className="name">{label}</span>
-              {ai && <span className="badge">AI</span>}
-            </>
-          ),
-          value: row.metrics[0] ?? 0,
-          ai,
-          figures: tab.columns.map((c) => c.format(row.metrics[metrics.indexOf(c.metric)] ?? 0, row)),
-          ...(filterKey && value !== null
-            ? {
-                filterLabel: `Filter by ${typeof label === 'string' ? label : value}`,
-                onSelect: () => update({ filters: withFilter(view, filterKey, value) }),
-              }
-            : {}),
-        };
+      rows={results.flatMap((row) => {
+        const own = barRow(row, tab, metrics, view, update);
+        const expand = tab.expand;
+        if (!expand || row.dimensions[0] !== expand.value || !children.stats.data) return [own];
+        const rows = children.stats.data.results.map((child) =>
+          barRow(child, expand.tab, children.metrics, view, update, true),
+        );
+        return [own, ...rows];
       })}
     />
   );
+}
+
+function barRow(
+  row: StatsRow,
+  tab: PanelTab,
+  metrics: StatsMetric[],
+  view: ViewState,
+  update: PanelProps['update'],
+  nested = false,
+): BarRow {
+  const value = row.dimensions[0] ?? null;
+  const label = value === null ? (tab.nullLabel ?? '(none)') : (tab.name?.(value) ?? value);
+  const ai = tab.isAi?.(value) ?? false;
+  const filterKey = filterKeyOf(tab.dimension);
+  return {
+    key: `${tab.key}:${value ?? '∅'}`,
+    name: (
+      <>
+        {nested ? (
+          <span className="name nested">
+            <span aria-hidden="true">↳ </span>
+            {label}
+          </span>
+        ) : (
+          <span className="name">{label}</span>
+        )}
+        {ai && !nested && <span className="badge">AI</span>}
+      </>
+    ),
+    value: row.metrics[0] ?? 0,
+    ai,
+    figures: tab.columns.map((c) => c.format(row.metrics[metrics.indexOf(c.metric)] ?? 0, row)),
+    ...(filterKey && value !== null
+      ? {
+          filterLabel: `Filter by ${typeof label === 'string' ? label : value}`,
+          onSelect: () => update({ filters: withFilter(view, filterKey, value) }),
+        }
+      : {}),
+  };
 }
 
 interface PanelProps {

@@ -3,6 +3,8 @@
  * share of visits and of revenue, each with its change against the previous period. Clicking a
  * traffic tile shows it in the chart.
  */
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useStats } from '../../api/sites';
 import type { StatsAnswer, StatsQuery } from '../../api/types';
 import { Change } from '../../components/Change';
@@ -56,6 +58,10 @@ export function TopMetrics({
     include: { comparison: 'previous_period' },
   });
   const row = totals.data?.results[0];
+  const visitsIndex = TILE_METRICS.findIndex((m) => m.key === 'visits');
+  // Nothing in the range yet: figures read "—", and the view asks again until the first visit.
+  const empty = Boolean(totals.data) && (row?.metrics[visitsIndex] ?? 0) === 0;
+  useRefreshWhile(empty);
   const visitsShare = aiShare(byChannel.data, 0);
   const revenueShare = aiShare(byChannel.data, 1);
   const currency = byChannel.data?.meta.currency ?? 'USD';
@@ -81,8 +87,8 @@ export function TopMetrics({
             <Skeleton height={30} width="70%" />
           ) : (
             <>
-              <div className="value">{row ? metric.format(row.metrics[i] ?? 0) : '—'}</div>
-              <Change change={row?.comparison?.change[i]} lowerIsBetter={metric.lowerIsBetter} />
+              <div className="value">{row && !empty ? metric.format(row.metrics[i] ?? 0) : '—'}</div>
+              {!empty && <Change change={row?.comparison?.change[i]} lowerIsBetter={metric.lowerIsBetter} />}
             </>
           )}
         </button>
@@ -93,8 +99,8 @@ export function TopMetrics({
           <Skeleton height={30} width="70%" />
         ) : (
           <>
-            <div className="value">{formatPercent(visitsShare.share)}</div>
-            <Change change={visitsShare.change} points />
+            <div className="value">{empty ? '—' : formatPercent(visitsShare.share)}</div>
+            {!empty && <Change change={visitsShare.change} points />}
           </>
         )}
       </div>
@@ -105,13 +111,25 @@ export function TopMetrics({
             <Skeleton height={30} width="70%" />
           ) : (
             <>
-              <div className="value">{formatPercent(revenueShare.share)}</div>
+              <div className="value">
+                {revenueShare.total === 0 ? '—' : formatPercent(revenueShare.share)}
+              </div>
               <span className="muted small">of {moneyFormat(currency)(revenueShare.total)}</span>{' '}
-              <Change change={revenueShare.change} points />
+              {revenueShare.total !== 0 && <Change change={revenueShare.change} points />}
             </>
           )}
         </div>
       )}
     </div>
   );
+}
+
+/** Asks every report of the view again every 5 seconds while `waiting`, so a first visit shows. */
+function useRefreshWhile(waiting: boolean) {
+  const queries = useQueryClient();
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setInterval(() => queries.invalidateQueries({ queryKey: ['stats'] }), 5000);
+    return () => clearInterval(timer);
+  }, [waiting, queries]);
 }

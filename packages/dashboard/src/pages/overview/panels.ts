@@ -16,6 +16,15 @@ const revenue = (currency: string): PanelColumn => ({
 
 export function sourceTabs(currency: string, withRevenue: boolean): PanelTab[] {
   const money = withRevenue ? [revenue(currency)] : [];
+  const assistants: PanelTab = {
+    key: 'assistants',
+    label: 'AI assistants',
+    dimension: 'visit:ai_source',
+    columns: [visitors, ...money],
+    filters: [['is', 'visit:channel', ['ai']]],
+    name: assistantName,
+    isAi: () => true,
+  };
   return [
     {
       key: 'channels',
@@ -24,16 +33,10 @@ export function sourceTabs(currency: string, withRevenue: boolean): PanelTab[] {
       columns: [visitors, ...money],
       name: channelName,
       isAi: (value) => value === 'ai',
+      // The product's point: which assistants sent visitors shows on the first view.
+      expand: { value: 'ai', tab: assistants },
     },
-    {
-      key: 'assistants',
-      label: 'AI assistants',
-      dimension: 'visit:ai_source',
-      columns: [visitors, ...money],
-      filters: [['is', 'visit:channel', ['ai']]],
-      name: assistantName,
-      isAi: () => true,
-    },
+    assistants,
     {
       key: 'referrers',
       label: 'Referrers',

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { siteQuery, siteRefusalsQuery } from '../../api/sites';
 import type { Site } from '../../api/types';
 import { CopyButton } from '../../components/CopyButton';
-import { formatDateTime } from '../../lib/format';
+import { formatCountOf, formatDateTime } from '../../lib/format';
 
 export function snippetOf(site: Pick<Site, 'snippet_key' | 'cookie_apex_domain'>): string {
   const cookieDomain = site.cookie_apex_domain ? ` data-cookie-domain="${site.cookie_apex_domain}"` : '';
@@ -46,9 +46,8 @@ export function VerificationStatus({ siteId }: { siteId: string }) {
       </p>
       {!verifiedAt && bots > 0 && (
         <p className="status warn" role="status">
-          {bots === 1 ? '1 hit' : `${bots} hits`} refused as bots in the last hour (headless or automated
-          browser). Open the site in an ordinary browser: headless browsers and scripts such as curl are not
-          counted.
+          {formatCountOf(bots, 'hit')} refused as bots in the last hour (headless or automated browser). Open
+          the site in an ordinary browser: headless browsers and scripts such as curl are not counted.
         </p>
       )}
     </>

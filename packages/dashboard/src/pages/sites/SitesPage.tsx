@@ -43,7 +43,8 @@ function SiteCard({ site }: { site: DashboardSite }) {
         ) : (
           <>
             <div className="figure">
-              {formatCount(total)} <span className="muted small">visits in 30 days</span>
+              {formatCount(total)}{' '}
+              <span className="muted small">{total === 1 ? 'visit' : 'visits'} in 30 days</span>
             </div>
             <Sparkline
               values={series}
