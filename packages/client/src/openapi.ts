@@ -55,7 +55,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Whether the server has been set up
+         * @description Open to anyone, like the setup itself: `set_up` is false until the first account exists.
+         *
+         *     Authentication: none (public).
+         */
+        get: operations["getSetupStatus"];
         put?: never;
         /**
          * Create the first account with the one-time setup token
@@ -2042,6 +2048,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotReady"];
+                };
+            };
+        };
+    };
+    getSetupStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether an account exists */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "set_up": true
+                     *     }
+                     */
+                    "application/json": {
+                        set_up: boolean;
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the seconds in `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountError"];
                 };
             };
         };

@@ -6,7 +6,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
-import { meQuery } from './api/account';
+import { meQuery, setupStatusQuery } from './api/account';
 import { Layout } from './components/Layout';
 import { ErrorState, SkeletonRows } from './components/States';
 import { page } from './lib/page';
@@ -39,10 +39,14 @@ function PageLoading() {
 function SignedIn() {
   const [location] = useLocation();
   const me = useQuery(meQuery);
+  const setUp = useQuery({ ...setupStatusQuery, enabled: me.data === null });
   if (me.isPending) return <PageLoading />;
   if (me.isError) return <ErrorState error={me.error} retry={() => me.refetch()} />;
-  if (!me.data)
+  if (!me.data) {
+    if (setUp.isPending) return <PageLoading />;
+    if (setUp.data?.set_up === false) return <Redirect to="/setup" />;
     return <Redirect to={`/login?next=${encodeURIComponent(location + window.location.search)}`} />;
+  }
   return (
     <Layout me={me.data}>
       <Suspense fallback={<PageLoading />}>

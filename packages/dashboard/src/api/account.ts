@@ -35,6 +35,12 @@ export const loginSecondFactor = (body: { code: string } | { recovery_code: stri
   api<Answer<'verifySecondFactor'>>('POST', '/v1/auth/login/second-factor', {
     body: body satisfies Body<'verifySecondFactor'>,
   });
+/** Whether the server has its first account: a fresh one opens on setup, not sign-in. */
+export const setupStatusQuery = queryOptions({
+  queryKey: ['setup-status'],
+  queryFn: () => api<Answer<'getSetupStatus'>>('GET', '/v1/setup'),
+});
+
 export const setup = (body: Body<'createFirstAccount'>) =>
   api<Answer<'createFirstAccount'>>('POST', '/v1/setup', { body });
 export const acceptInvitation = (body: Body<'acceptInvitation'>) =>

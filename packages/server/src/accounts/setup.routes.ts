@@ -1,4 +1,7 @@
-/** `POST /v1/setup`: creates the first account, its admin and an all-scope API key, once. */
+/**
+ * `POST /v1/setup`: creates the first account, its admin and an all-scope API key, once.
+ * `GET /v1/setup` says whether that has happened, so a fresh server's dashboard opens on setup.
+ */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -7,6 +10,25 @@ import { SET_UP_EXAMPLE, SETUP_EXAMPLE } from './accounts.examples.js';
 import type { AccountsService } from './accounts.service.js';
 
 export function registerSetupRoutes(app: FastifyInstance, { accounts }: { accounts: AccountsService }) {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/v1/setup',
+    {
+      config: { area: 'account', limits: { perIp: 60, ipGroup: 'setup-status' } },
+      schema: {
+        tags: ['account'],
+        operationId: 'getSetupStatus',
+        summary: 'Whether the server has been set up',
+        description:
+          'Open to anyone, like the setup itself: `set_up` is false until the first account exists.',
+        response: {
+          200: z
+            .object({ set_up: z.boolean() })
+            .meta({ description: 'Whether an account exists', examples: [{ set_up: true }] }),
+        },
+      },
+    },
+    async () => ({ set_up: await accounts.isSetUp() }),
+  );
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/setup',
     {

@@ -11,6 +11,14 @@ describe('POST /v1/setup', () => {
   const setup = (payload: unknown) =>
     t.request({ method: 'POST', url: '/v1/setup', payload: payload as object });
 
+  it('says whether the server is set up, to anyone, before and after', async () => {
+    const before = await t.request({ method: 'GET', url: '/v1/setup' });
+    expect(before.statusCode).toBe(200);
+    expect(before.json()).toEqual({ set_up: false });
+    expect((await setup({ setup_token: SETUP_TOKEN, ...ADMIN })).statusCode).toBe(201);
+    expect((await t.request({ method: 'GET', url: '/v1/setup' })).json()).toEqual({ set_up: true });
+  });
+
   it('creates the first account, its admin and an all-scope key, once', async () => {
     const response = await setup({ setup_token: SETUP_TOKEN, ...ADMIN, account_name: 'Acme' });
     expect(response.statusCode).toBe(201);

@@ -34,17 +34,20 @@ describe.skipIf(ON_POSTGRES)('a newcomer', () => {
     const base = await serve(t);
     const context = await newContext(browser(), base);
     const page = await context.newPage();
+    // A fresh server opens on setup, not on sign-in.
     await page.goto('/');
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/login');
-    expect(await seriousViolations(page)).toEqual([]);
-    await screenshot(page, 'sign-in');
-    await page.getByRole('link', { name: 'Set up Touchtrail' }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/setup');
     await page.getByLabel('Setup token').fill(SETUP_TOKEN);
     await page.getByLabel('Account name').fill('Acme');
     await page.getByLabel('Your email').fill(ADMIN.email);
     await page.getByLabel('Password').fill(ADMIN.password);
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Create the account' }).click();
+    // The account's all-scope key, shown once like every other key.
+    const accountKey = page.getByRole('region', { name: 'Your account’s API key' });
+    await expect.poll(() => accountKey.locator('pre').textContent()).toMatch(/^tk_live_\w+$/);
+    await screenshot(page, 'setup-key');
+    await accountKey.getByRole('button', { name: 'I have stored it' }).click();
 
     await page.getByLabel('Domain').fill('newshop.example.com');
     await page.getByRole('button', { name: 'Add the site' }).click();

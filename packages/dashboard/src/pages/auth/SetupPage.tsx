@@ -5,6 +5,7 @@ import { Link, useLocation } from 'wouter';
 import { login, setup } from '../../api/account';
 import { AuthFrame } from '../../components/AuthFrame';
 import { Field, FormError, NewPasswordField } from '../../components/Form';
+import { SecretOnce } from '../settings/SecretOnce';
 
 export default function SetupPage() {
   const [, navigate] = useLocation();
@@ -14,14 +15,27 @@ export default function SetupPage() {
     setForm({ ...form, [key]: event.target.value });
   const submit = useMutation({
     mutationFn: async () => {
-      await setup({ ...form, setup_token: form.setup_token.trim() });
+      const answer = await setup({ ...form, setup_token: form.setup_token.trim() });
       await login({ email: form.email, password: form.password });
+      return answer.api_key;
     },
     onSuccess: () => {
       queryClient.removeQueries({ queryKey: ['me'] });
-      navigate('/sites/new');
+      queryClient.removeQueries({ queryKey: ['setup-status'] });
     },
   });
+  // The all-scope key setup creates is shown once, like every other key.
+  if (submit.data)
+    return (
+      <AuthFrame title="Touchtrail is set up">
+        <SecretOnce title="Your account’s API key" secret={submit.data} onDone={() => navigate('/sites/new')}>
+          <p className="small">
+            It holds every scope (reports, sending data, settings and keys): keep it for scripts and the
+            command line, and give your backend a site's own key instead.
+          </p>
+        </SecretOnce>
+      </AuthFrame>
+    );
   return (
     <AuthFrame
       title="Set up Touchtrail"
