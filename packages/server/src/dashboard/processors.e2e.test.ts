@@ -73,6 +73,11 @@ describe.skipIf(ON_POSTGRES)('the payment processors settings', () => {
     expect(connection?.receive_url).toMatch(/\/v1\/integrations\/stripe\/[0-9a-f-]{36}$/);
     expect((await connected.locator('pre').textContent())?.trim()).toBe(connection?.receive_url);
     expect(await connected.textContent()).toContain('Stripe must send its webhooks to this URL');
+    // The test server has no PUBLIC_URL: its URL is this machine's own, which Stripe cannot reach.
+    expect(new URL(connection?.receive_url ?? '').hostname).toBe('localhost');
+    expect(await connected.getByRole('note').textContent()).toMatch(
+      /^Stripe cannot reach this address: it is local to this machine\. Set PUBLIC_URL/,
+    );
     expect(await page.content()).not.toContain(STRIPE_TEST_SECRET);
     await screenshot(page, 'settings-processors-connected');
     await connected.getByRole('button', { name: 'Done' }).click();

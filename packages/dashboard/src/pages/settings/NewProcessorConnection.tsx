@@ -16,6 +16,7 @@ import {
 import { COMMON_CURRENCIES } from '../../api/sites';
 import { CopyButton } from '../../components/CopyButton';
 import { Field, FormError } from '../../components/Form';
+import { UnreachableUrl } from './UnreachableUrl';
 
 export function NewProcessorConnection({ siteId }: { siteId: string }) {
   const queryClient = useQueryClient();
@@ -142,6 +143,7 @@ function Connected({ connection, onDone }: { connection: ProcessorConnection; on
           in {label}.
         </p>
         <pre className="snippet mono">{connection.receive_url}</pre>
+        <UnreachableUrl url={connection.receive_url} processor={label} />
         <div className="row">
           <CopyButton text={connection.receive_url} label="Copy the URL" />
           <button type="button" className="button" onClick={onDone}>

@@ -15,6 +15,7 @@ import { formatDateTime, formatExact } from '../../lib/format';
 import { ConfirmAction } from './ConfirmAction';
 import { LoadError } from './LoadError';
 import { NewProcessorConnection } from './NewProcessorConnection';
+import { UnreachableUrl } from './UnreachableUrl';
 
 export function ProcessorConnections({ siteId }: { siteId: string }) {
   const connections = useQuery(connectionsQuery(siteId));
@@ -72,6 +73,7 @@ function ConnectionItem({ siteId, connection }: { siteId: string; connection: Pr
           <span className="mono">{connection.receive_url}</span>
           <CopyButton text={connection.receive_url} label="Copy the URL" />
         </div>
+        <UnreachableUrl url={connection.receive_url} processor={label} />
         <div className="small muted">
           {connection.last_event_at
             ? `Last event ${formatDateTime(connection.last_event_at)} · ${formatExact(connection.events_received)} ${connection.events_received === 1 ? 'event' : 'events'} received`
