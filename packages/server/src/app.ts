@@ -131,7 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installConnectionLimit(app.server, config.maxConnectionsPerAddress, app.log);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  installErrorHandling(app);
+  const errors = installErrorHandling(app);
   installJsonBodyParser(app);
   installRole(app, deps.role ?? 'all', [
     config.collectPath,
@@ -221,7 +221,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerMcpRoutes(app);
   registerOpenApiRoute(app);
   registerDocsRoutes(app);
-  registerDashboardRoutes(app, { dir: deps.dashboardDir });
+  const dashboardNotFound = registerDashboardRoutes(app, { dir: deps.dashboardDir });
+  // Only a server that shows the dashboard answers a browser's unknown address with it.
+  if ((deps.role ?? 'all') === 'all' || deps.role === 'api') errors.serveOnNotFound(dashboardNotFound);
   // Batches still waiting are written before the database closes (main.ts closes it after this).
   app.addHook('onClose', async () => {
     await services.ingest.drain();

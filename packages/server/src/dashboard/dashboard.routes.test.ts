@@ -114,6 +114,10 @@ describe('the dashboard in each role', () => {
       try {
         const response = await t.request({ method: 'GET', url: '/sites' });
         expect(response.statusCode, role).toBe(status);
+        const unknown = await t.request({ method: 'GET', url: '/nowhere', headers: { accept: 'text/html' } });
+        expect(unknown.headers['content-type'], role).toMatch(
+          role === 'api' ? /^text\/html/ : /^application\/json/,
+        );
       } finally {
         await t.close();
       }

@@ -11,6 +11,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { NotFoundPage } from '../http/error-handler.js';
 
 export const DASHBOARD_DIR = fileURLToPath(new URL('../../../dashboard/dist/', import.meta.url));
 
@@ -114,7 +115,7 @@ function allowFraming(reply: FastifyReply) {
   reply.raw.removeHeader('x-frame-options');
 }
 
-export function registerDashboardRoutes(app: FastifyInstance, deps: { dir?: string } = {}) {
+export function registerDashboardRoutes(app: FastifyInstance, deps: { dir?: string } = {}): NotFoundPage {
   let loaded: Promise<Map<string, BuiltFile>> | undefined;
   const files = () => {
     loaded ??= loadDashboardFiles(deps.dir).then((found) => {
@@ -140,8 +141,13 @@ export function registerDashboardRoutes(app: FastifyInstance, deps: { dir?: stri
       return send(request, reply, index);
     });
   }
-  app.get('/*', options, async (request, reply) => {
-    const index = isPageNavigation(request) ? (await files()).get('/index.html') : undefined;
-    return index ? send(request, reply.code(404), index) : reply.callNotFound();
-  });
+  /** What the app's not-found handler serves a browser: the app, which says "page not found". */
+  const pageNotFound: NotFoundPage = async (request, reply) => {
+    if (request.method !== 'GET' || !isPageNavigation(request)) return false;
+    const index = (await files()).get('/index.html');
+    if (!index) return false;
+    send(request, reply.code(404), index);
+    return true;
+  };
+  return pageNotFound;
 }

@@ -129,13 +129,23 @@ function fieldPathForLog(field: string | undefined): string | undefined {
 
 const boundedName = (name: string) => (/^[a-z_]{1,40}$/.test(name) ? name : 'other');
 
-export function installErrorHandling(app: FastifyInstance): void {
+/** Answers a request no route took with a page of its own (the dashboard's), or declines. */
+export type NotFoundPage = (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>;
+
+export function installErrorHandling(app: FastifyInstance) {
+  let page: NotFoundPage | undefined;
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error);
     logRefusal(request, appError, error);
     return sendError(request, reply, appError);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendError(request, reply, new AppError(404, 'not_found', 'No such route')),
-  );
+  app.setNotFoundHandler(async (request, reply) => {
+    if (page && (await page(request, reply))) return reply;
+    return sendError(request, reply, new AppError(404, 'not_found', 'No such route'));
+  });
+  return {
+    serveOnNotFound(notFoundPage: NotFoundPage) {
+      page = notFoundPage;
+    },
+  };
 }
