@@ -7,6 +7,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { AttributionModel } from '../db/types.js';
 import { PAYMENT_EVENT_NAMES } from '../goals/goal-names.js';
+import { DIRECT_SOURCE } from '../revenue/credited-source.js';
 import { eventDimensionSql, filterSql } from './filter-sql.js';
 import { filteredDimensions, type GrainQuery, personJoin, rangeEnd, rangeStart } from './grain.js';
 import type { Grouped } from './grouped-query.js';
@@ -48,7 +49,7 @@ const CREDITED_SQL = {
   'visit:channel': sql<string | null>`case
     when credit.source is not null then case when credit.source_kind = 'ai' then 'ai' else credit.source end
     when v.id is not null then ${VISIT_DIMENSION_SQL['visit:channel']}
-    else 'direct' end`,
+    else ${sql.lit(DIRECT_SOURCE)} end`,
   'visit:ai_source': sql<string | null>`case
     when credit.source is not null then case when credit.source_kind = 'ai' then credit.source end
     else ${VISIT_DIMENSION_SQL['visit:ai_source']} end`,

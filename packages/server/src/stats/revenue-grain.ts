@@ -7,6 +7,7 @@
  */
 import { sql } from 'kysely';
 import type { AttributionModel } from '../db/types.js';
+import { DIRECT_SOURCE } from '../revenue/credited-source.js';
 import { AI_ASSISTANTS } from '../sources/sources.data.js';
 import { filterSql } from './filter-sql.js';
 import type { GrainQuery } from './grain.js';
@@ -23,7 +24,7 @@ const AI_LABELS = sql.join(AI_ASSISTANTS.map((assistant) => sql.lit(assistant.la
 export const REVENUE_DIMENSION_SQL = {
   'visit:channel': sql<
     string | null
-  >`case when d.source in (${AI_LABELS}) then 'ai' else coalesce(nullif(d.source, ''), 'direct') end`,
+  >`case when d.source in (${AI_LABELS}) then 'ai' else coalesce(nullif(d.source, ''), ${sql.lit(DIRECT_SOURCE)}) end`,
   'visit:ai_source': sql<string | null>`case when d.source in (${AI_LABELS}) then d.source end`,
 } as const;
 
