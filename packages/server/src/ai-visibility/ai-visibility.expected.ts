@@ -36,8 +36,21 @@ function weights(model: Model, touchpoints: Visit[], converted: Date): number[] 
   return raw.map((w) => w / total);
 }
 
-/** Share of a conversion per page: the weights of its AI touchpoints, by entry page. */
-function pageShares(model: Model, conversion: Conversion): Map<string, number> {
+const add = (map: Map<string, number>, key: string, amount: number) =>
+  map.set(key, (map.get(key) ?? 0) + amount);
+
+/** The key with the largest total, equal totals (to nine decimals) to the first by name. */
+function largest(totals: Map<string, number>): string | undefined {
+  const scaled = (n: number) => Math.round(n * 1e9);
+  return [...totals].sort(([a, x], [b, y]) => scaled(y) - scaled(x) || (a < b ? -1 : 1))[0]?.[0];
+}
+
+/**
+ * A conversion's money share per page (the weights of its AI touchpoints, by entry page), and
+ * the page it counts once on: when the source with the largest total weight is an assistant,
+ * the page with the largest part of that assistant's weight.
+ */
+function pageShares(model: Model, conversion: Conversion) {
   const touchpoints = VISITS.filter(
     (v) =>
       v.visitor === conversion.visitor &&
@@ -45,11 +58,27 @@ function pageShares(model: Model, conversion: Conversion): Map<string, number> {
       conversion.at.getTime() - v.at.getTime() <= 30 * DAY_MS,
   ).sort((a, b) => a.at.getTime() - b.at.getTime());
   const shares = new Map<string, number>();
-  weights(model, touchpoints, conversion.at).forEach((weight, i) => {
-    const tp = touchpoints[i] as Visit;
-    if (isAi(tp.source) && weight > 0) shares.set(tp.page, (shares.get(tp.page) ?? 0) + weight);
-  });
-  return shares;
+  const bySource = new Map<string, number>();
+  const weighted = weights(model, touchpoints, conversion.at).map((weight, i) => ({
+    weight,
+    visit: touchpoints[i] as Visit,
+  }));
+  for (const { weight, visit } of weighted) {
+    if (weight === 0) continue;
+    add(bySource, visit.source, weight);
+    if (isAi(visit.source)) add(shares, visit.page, weight);
+  }
+  const source = largest(bySource);
+  const countedOn =
+    source && isAi(source as Source)
+      ? largest(
+          weighted.reduce(
+            (pages, { weight, visit }) => (visit.source === source ? add(pages, visit.page, weight) : pages),
+            new Map<string, number>(),
+          ),
+        )
+      : undefined;
+  return { shares, countedOn };
 }
 
 function toUsdCents(minor: number, currency: string): number | null {
@@ -101,10 +130,10 @@ export function expected(q: { from: string; to: string; zone: 'UTC' | 'America/N
   }
   let unconvertedJpy = 0;
   for (const conversion of CONVERSIONS) {
-    const shares = pageShares(q.model, conversion);
+    const { shares, countedOn } = pageShares(q.model, conversion);
     const money: [number, string][] = [];
     if (inRange(conversion.at)) {
-      for (const [page, share] of shares) row(page).conversions += share;
+      if (countedOn) row(countedOn).conversions += 1;
       if (conversion.money) money.push([conversion.money.minor, conversion.money.currency]);
     }
     if (conversion.money?.transaction === 'pi_1' && inRange(REFUND.at)) money.push([-REFUND.minor, 'USD']);

@@ -69,8 +69,10 @@ const pageSchema = z.object({
   }),
   conversions: z
     .number()
+    .int()
     .describe(
-      'Conversions credited to assistants’ visits that entered here (shares under linear and time_decay)',
+      'Conversions credited to an assistant whose visits entered here; each counts once, on the entry ' +
+        'page carrying the largest part of that assistant’s share (its money is split over all of them)',
     ),
   revenue_net_cents: z
     .number()
@@ -96,7 +98,7 @@ export const aiVisibilityAnswerSchema = z
             'minor units',
         ),
       unplaced: z
-        .object({ conversions: z.number(), revenue_net_cents: z.number().int() })
+        .object({ conversions: z.number().int(), revenue_net_cents: z.number().int() })
         .describe(
           'AI credit whose visits can no longer be found (erased visitors, say), so it has no page; in no row',
         ),

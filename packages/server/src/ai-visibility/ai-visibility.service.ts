@@ -29,7 +29,7 @@ import {
 } from './credited-conversions.query.js';
 import { pageSharesOf } from './page-credit.js';
 import { pageMoneyOf } from './page-revenue.js';
-import { buildPageRows, roundCount, roundMinor } from './page-rows.js';
+import { buildPageRows, roundMinor } from './page-rows.js';
 
 /** Inclusive days: the defaults, in order, at most the longest window. */
 function resolveRange(query: { from?: string; to?: string }, today: string) {
@@ -78,7 +78,12 @@ export function createAiVisibilityService({
       for (const row of [...conversions, ...payments, ...refunds]) targets.set(row.event_id, row);
       const credited = await creditedVisits(db, window, [...targets.values()]);
       const convertedAt = new Map([...targets].map(([id, row]) => [id, new Date(row.at)]));
-      const shares = pageSharesOf(model, credited, convertedAt);
+      const countedFor = new Map(
+        conversions.flatMap((row) =>
+          row.counted_source ? [[row.event_id, row.counted_source] as const] : [],
+        ),
+      );
+      const shares = pageSharesOf(model, credited, convertedAt, countedFor);
       const money = await pageMoneyOf(
         { conversions, payments, refunds, shares, currency: site.currency },
         (...args) => rates.convertMinor(...args),
@@ -100,7 +105,7 @@ export function createAiVisibilityService({
             .sort(([a], [b]) => (a < b ? -1 : 1))
             .map(([currency, amount]) => ({ currency, revenue_net_cents: roundMinor(amount) })),
           unplaced: {
-            conversions: roundCount(money.unplaced.conversions),
+            conversions: money.unplaced.conversions,
             revenue_net_cents: roundMinor(money.unplaced.revenue),
           },
         },

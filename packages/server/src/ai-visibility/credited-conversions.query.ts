@@ -9,6 +9,7 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { AttributionModel, DB } from '../db/types.js';
 import { visitsTowardConversion } from '../identity/identity.sql.js';
+import { creditedSourceOf } from '../revenue/credited-source.sql.js';
 import { VISIT_DIMENSION_SQL } from '../stats/visit-columns.js';
 
 export interface CreditWindow {
@@ -51,11 +52,19 @@ function hasAiCredit(w: CreditWindow, eventId: RawBuilder<unknown>) {
   )`;
 }
 
+export interface CreditedConversion extends ConversionRef {
+  /** The assistant the conversion counts for (its credited source), or null when that is not one. */
+  counted_source: string | null;
+}
+
 /** Conversion events in the range with credit to an assistant. */
-export async function aiCreditedConversions(db: Kysely<DB>, w: CreditWindow): Promise<ConversionRef[]> {
-  const { rows } = await sql<ConversionRef>`
-    select e.event_id, e.visitor_id, e.person_key, e.occurred_at as at
+export async function aiCreditedConversions(db: Kysely<DB>, w: CreditWindow): Promise<CreditedConversion[]> {
+  const credited = creditedSourceOf({ siteId: w.siteId, eventId: sql.ref('e.event_id'), model: w.model });
+  const { rows } = await sql<CreditedConversion>`
+    select e.event_id, e.visitor_id, e.person_key, e.occurred_at as at,
+      case when credit.source_kind = 'ai' then credit.source end as counted_source
     from events e
+    left join lateral ${credited} credit on true
     where e.site_id = ${w.siteId} and e.type = 'event'
       and e.occurred_at >= ${w.start} and e.occurred_at < ${w.end}
       and ${hasAiCredit(w, sql`e.event_id`)}

@@ -6,9 +6,14 @@
  * by 2^(−age/7 days). Each part goes to its visit's entry page. While the touchpoints are what
  * the attribution saw, this is exactly the model's per-visit credit; a share none of whose visits
  * can be found any more is counted apart, as unplaced.
+ *
+ * The conversion itself counts once (README, "What counts as a conversion"): only when its
+ * credited source is an assistant, and then on the entry page that carries the largest part of
+ * that assistant's share (equal parts to the first page by path).
  */
 import { firstTouch, lastTouch, linear, type Touchpoint, timeDecay } from '../attribution/models.js';
 import type { AttributionModel } from '../db/types.js';
+import { creditedSource } from '../revenue/credited-source.js';
 import type { CreditedVisitRow } from './credited-conversions.query.js';
 
 export interface PageShares {
@@ -16,6 +21,11 @@ export interface PageShares {
   pages: Map<string, number>;
   /** AI-credited share with no visit found to carry it. */
   unplaced: number;
+  /**
+   * Where the conversion counts: a page, null when none of the credited assistant's visits is
+   * found any more, undefined when its credited source is not an assistant.
+   */
+  countedOn?: string | null;
 }
 
 /** The model's weight of each visit, keyed by visit id (each visit its own "source"). */
@@ -33,11 +43,15 @@ function visitWeights(model: AttributionModel, visits: Touchpoint[], at: Date): 
   }
 }
 
-/** Page shares of each conversion (by event id) from its credited-visit rows. */
+/**
+ * Page shares of each conversion (by event id) from its credited-visit rows; `countedFor` names
+ * the assistant each conversion counts for, when it counts for one.
+ */
 export function pageSharesOf(
   model: AttributionModel,
   rows: readonly CreditedVisitRow[],
   convertedAt: ReadonlyMap<string, Date>,
+  countedFor: ReadonlyMap<string, string> = new Map(),
 ): Map<string, PageShares> {
   const credits = new Map<string, { share: number; visits: (Touchpoint & { page: string | null })[] }>();
   for (const row of rows) {
@@ -56,18 +70,21 @@ export function pageSharesOf(
   }
   const result = new Map<string, PageShares>();
   for (const [key, credit] of credits) {
-    const [eventId] = JSON.parse(key) as [string, string];
+    const [eventId, source] = JSON.parse(key) as [string, string];
     const shares = result.get(eventId) ?? { pages: new Map<string, number>(), unplaced: 0 };
     result.set(eventId, shares);
     const weights = visitWeights(model, credit.visits, convertedAt.get(eventId) ?? new Date(0));
     let placed = 0;
+    const byPage = new Map<string, number>();
     for (const visit of credit.visits) {
       const weight = weights.get(visit.visitId) ?? 0;
       if (weight === 0 || visit.page === null) continue;
       shares.pages.set(visit.page, (shares.pages.get(visit.page) ?? 0) + credit.share * weight);
+      byPage.set(visit.page, (byPage.get(visit.page) ?? 0) + weight);
       placed += weight;
     }
     shares.unplaced += credit.share * (1 - placed);
+    if (countedFor.get(eventId) === source) shares.countedOn = creditedSource(byPage) ?? null;
   }
   return result;
 }

@@ -21,7 +21,7 @@ export interface PageMoney {
 const addTo = (map: Map<string, number>, key: string, amount: number) =>
   map.set(key, (map.get(key) ?? 0) + amount);
 
-/** Sums what each conversion's shares carry: a count per conversion, and its money. */
+/** Sums what each conversion's shares carry: its count on the page it counts on, and its money. */
 export async function pageMoneyOf(
   input: {
     conversions: readonly { event_id: string }[];
@@ -39,10 +39,10 @@ export async function pageMoneyOf(
     unconverted: new Map(),
   };
   for (const { event_id } of input.conversions) {
-    const shares = input.shares.get(event_id);
-    if (!shares) continue;
-    for (const [page, share] of shares.pages) addTo(result.conversions, page, share);
-    result.unplaced.conversions += shares.unplaced;
+    const counted = input.shares.get(event_id)?.countedOn;
+    if (counted === undefined) continue;
+    if (counted === null) result.unplaced.conversions += 1;
+    else addTo(result.conversions, counted, 1);
   }
 
   const factor = 10 ** currencyExponent(input.currency);

@@ -16,8 +16,6 @@ export interface PageRow {
 }
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-/** Shares add up in floating point: four decimals is what a count of conversions can mean. */
-export const roundCount = (value: number) => Math.round(value * 10_000) / 10_000 + 0;
 export const roundMinor = (value: number) => Math.round(value) + 0;
 
 export function buildPageRows(parts: {
@@ -51,7 +49,7 @@ export function buildPageRows(parts: {
     row.ai_visits.by_assistant.push({ ai_source, visits });
   }
   for (const [page, conversions] of parts.money.conversions)
-    rowOf(page).conversions = roundCount(conversions);
+    rowOf(page).conversions = conversions;
   for (const [page, revenue] of parts.money.revenue) rowOf(page).revenue_net_cents = roundMinor(revenue);
 
   const list = [...rows.values()].filter(

@@ -9,6 +9,7 @@ import { type Kysely, sql } from 'kysely';
 import type { AttributionModel, DB } from '../db/types.js';
 import { visitsTowardConversion } from '../identity/identity.sql.js';
 import { perEuroOn, rateDayOn } from '../rates/exchange.js';
+import { creditedSourceOf } from '../revenue/credited-source.sql.js';
 
 /** Larger stored properties are never sent to the application (the listing nulls them anyway). */
 const PROPERTIES_TRANSFER_LIMIT_BYTES = 65_536;
@@ -92,12 +93,7 @@ export async function listConversionRows(db: Kysely<DB>, q: ConversionPageQuery)
       where e.visit_id is null
       order by v.started_at desc, v.id desc limit 1
     ) last on true
-    left join lateral (
-      -- The largest share; shares equal to nine decimals are a tie, broken by source name.
-      select c.source, c.share from attribution_credits c
-      where c.site_id = e.site_id and c.event_id = e.event_id and c.model = ${q.model}
-      order by round(c.share::numeric, 9) desc, c.source limit 1
-    ) credit on true
+    left join lateral ${creditedSourceOf({ siteId: sql.ref('e.site_id'), eventId: sql.ref('e.event_id'), model: q.model })} credit on true
     order by e.occurred_at desc, e.event_id desc
   `.execute(db);
   return rows;

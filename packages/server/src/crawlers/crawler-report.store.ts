@@ -1,7 +1,7 @@
 /** The queries behind the crawler report, each returning one part of it. */
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/types.js';
-import { SHARE_TIE_DECIMALS } from '../revenue/credited-source.js';
+import { creditedSourceOf } from '../revenue/credited-source.sql.js';
 
 export interface Window {
   siteId: string;
@@ -87,11 +87,7 @@ export async function creditedConversions(db: Kysely<DB>, w: Window, model: stri
   const { rows } = await sql<{ source: string; conversions: number }>`
     select credit.source, count(*)::int as conversions
     from events e
-    join lateral (
-      select c.source from attribution_credits c
-      where c.site_id = e.site_id and c.event_id = e.event_id and c.model = ${model}
-      order by round(c.share::numeric, ${SHARE_TIE_DECIMALS}) desc, c.source limit 1
-    ) credit on true
+    join lateral ${creditedSourceOf({ siteId: sql.ref('e.site_id'), eventId: sql.ref('e.event_id'), model })} credit on true
     where e.site_id = ${w.siteId} and e.type = 'event'
       and e.occurred_at >= ${new Date(`${w.from}T00:00:00Z`)} and e.occurred_at < ${new Date(endOf(w.to))}
       and credit.source in (${sql.join(labels)})

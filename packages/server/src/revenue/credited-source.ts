@@ -1,8 +1,8 @@
 /**
  * The one source a conversion counts for (README, "Conversions"): the source attribution credits
  * it to under a model, and under linear and time_decay, where credit is split, the one with the
- * largest share. Shares equal to nine decimals are a tie, broken by source name, exactly as the
- * conversion listing picks its `ai_source` (conversions/conversion-rows.query.ts).
+ * largest share. Shares equal to nine decimals are a tie, broken by source name, exactly as SQL
+ * picks it (credited-source.sql.ts) for the conversion listing's `ai_source`.
  */
 import type { Credits } from '../attribution/models.js';
 import { MICRO_PER_UNIT } from './split-amount.js';

@@ -8,6 +8,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { AttributionModel } from '../db/types.js';
 import { PAYMENT_EVENT_NAMES } from '../goals/goal-names.js';
 import { DIRECT_SOURCE } from '../revenue/credited-source.js';
+import { creditedSourceOf } from '../revenue/credited-source.sql.js';
 import { eventDimensionSql, filterSql } from './filter-sql.js';
 import { filteredDimensions, type GrainQuery, personJoin, rangeEnd, rangeStart } from './grain.js';
 import type { Grouped } from './grouped-query.js';
@@ -61,11 +62,12 @@ const readsCredit = (q: GrainQuery) =>
 
 const creditJoin = (q: ConversionQuery) => {
   if (!q.model) throw new Error('a conversion by source needs an attribution model');
-  return sql`left join lateral (
-      select c.source, c.source_kind from attribution_credits c
-      where c.site_id = e.site_id and c.event_id = e.event_id and c.model = ${q.model}
-      order by round(c.share::numeric, 9) desc, c.source limit 1
-    ) credit on true`;
+  const credited = creditedSourceOf({
+    siteId: sql.ref('e.site_id'),
+    eventId: sql.ref('e.event_id'),
+    model: q.model,
+  });
+  return sql`left join lateral ${credited} credit on true`;
 };
 
 const visitColumnsOf = (q: GrainQuery) =>

@@ -83,7 +83,8 @@ export const statsQueryBody = z
           'the assistant (null outside the AI channel); `visit:referrer` the referring host; `visit:utm_*` the ' +
           'campaign tags of the landing URL; `visit:entry_page` and `visit:exit_page` the first and last paths of ' +
           'the visit; `visit:new_vs_returning` `new` or `returning`. `event:page` is the path of each pageview, ' +
-          '`event:goal` the name of each conversion event and `event:props:<key>` the value of that property on it. ' +
+          '`event:goal` the name of each conversion event (payments and trials as `payment` and `trial`, which are not ' +
+          'goals, so a breakdown adds up to the total) and `event:props:<key>` the value of that property on it. ' +
           'Revenue breaks down by day, week, month, channel and assistant only. Unknown values (no referrer, no ' +
           'country, no such property) are null',
       ),

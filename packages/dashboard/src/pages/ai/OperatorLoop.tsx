@@ -42,7 +42,7 @@ export function OperatorLoop({ report }: { report: CrawlerReport }) {
               <td className="num">{formatCount(row.hits)}</td>
               <td className="num secondary">{formatCount(row.pages_fetched)}</td>
               <td className="num secondary">{formatCount(row.assistant_visits)}</td>
-              <td className="num secondary">{Math.round(row.conversions * 100) / 100}</td>
+              <td className="num secondary">{formatCount(row.conversions)}</td>
               <td className="num">{formatMajor(row.net, report.currency)}</td>
             </tr>
           ))}

@@ -63,7 +63,7 @@ export function VisibilityTable({
                   </th>
                   <td className="num">{formatCount(row.crawler_hits.total)}</td>
                   <td className="num">{formatCount(row.ai_visits.total)}</td>
-                  <td className="num secondary">{Math.round(row.conversions * 100) / 100}</td>
+                  <td className="num secondary">{formatCount(row.conversions)}</td>
                   <td className="num">{formatMoney(row.revenue_net_cents, report.data.meta.currency)}</td>
                 </tr>
               ))}
