@@ -3,26 +3,22 @@
  * (visit metrics, or page metrics by `event:page`) is ordered and paged by the database. A query
  * mixing grains reads each grain's groups whole, sets them side by side by their dimension
  * values, derives the conversion rate and the money figures, then orders and pages the rows here
- * (row-order.ts). Visit, page and conversion figures come from the rollups where they can
- * answer (rollups/), which may estimate people; a columnar engine could plug in the same way, without the service or the
- * routes changing.
+ * (row-order.ts). Each grain is read once, from the source grain-sources.ts chooses for it (the
+ * rollups where they can answer, which may estimate people, else the raw rows); another engine
+ * plugs in there, without the planner, the service or the routes changing.
  */
 import type { Kysely } from 'kysely';
 import type { AttributionModel, DB } from '../db/types.js';
-import { type ConversionCount, conversionCounts, goalValues } from './conversion-grain.js';
+import type { ConversionCount } from './conversion-grain.js';
 import type { Filter } from './filters.js';
 import type { GrainQuery } from './grain.js';
-import { countGroups, type Grouped, type GroupedRow, readGroups } from './grouped-query.js';
+import { type Grain, type GrainRead, readGrain } from './grain-sources.js';
+import type { GroupedRow } from './grouped-query.js';
 import { isSingleGrain, type StatsPlan } from './metric-rules.js';
 import { inSiteCurrency, type Unconverted } from './money.js';
-import { pageviewGrain } from './pageview-grain.js';
-import { revenueAmounts } from './revenue-grain.js';
-import { readConversionGroupsFromRollups, readGoalValuesFromRollups } from './rollups/goal-rollup-reader.js';
-import { readPageGroupsFromRollups, readVisitGroupsFromRollups } from './rollups/rollup-reader.js';
 import { orderRows } from './row-order.js';
 import type { Dimension, Metric, VisitMetric } from './stats-vocabulary.js';
 import { isEventDimension } from './stats-vocabulary.js';
-import { visitGrain } from './visit-grain.js';
 
 export interface StatsQuery {
   siteId: string;
@@ -80,40 +76,22 @@ export async function answerStatsQuery(
   };
 }
 
-/** What a rollup reader answers: its groups, and whether people were estimated. */
-interface RolledGroups {
-  rows: GroupedRow[];
-  peopleEstimated: boolean;
-}
-
-/**
- * Groups from the rollups when they could answer (`rolled` is not null), else from the raw
- * rows. Adds `visitors` to `estimated` when people were counted with a sketch's registers.
- */
-async function rolledOrRaw(
+/** One grain's groups, noting in `estimated` when people were counted with a sketch. */
+async function grainRows<G extends Grain>(
   db: Kysely<DB>,
-  rolled: Promise<RolledGroups | null>,
-  raw: () => Grouped,
-  estimated: Set<Metric>,
-): Promise<GroupedRow[]> {
-  const fromRollups = await rolled;
-  if (!fromRollups) return readGroups(db, raw());
-  if (fromRollups.peopleEstimated) estimated.add('visitors');
-  return fromRollups.rows;
-}
-
-/** Visit metrics per group, from the rollups when they can answer, else from the visits. */
-const readVisitGroups = (
-  db: Kysely<DB>,
+  grain: G,
   q: StatsQuery | GrainQuery,
-  metrics: VisitMetric[],
+  metrics: Parameters<typeof readGrain<G>>[3],
   estimated: Set<Metric>,
-) => rolledOrRaw(db, readVisitGroupsFromRollups(db, q, metrics), () => visitGrain(q, metrics), estimated);
-
-/** Goal values per group, currency and day, from the goal rollups when they can answer. */
-async function readGoalValues(db: Kysely<DB>, q: StatsQuery): Promise<GroupedRow[]> {
-  return (await readGoalValuesFromRollups(db, q)) ?? readGroups(db, goalValues(q));
+  read?: GrainRead,
+) {
+  const answer = await readGrain(db, grain, q, metrics, read);
+  if (answer.peopleEstimated) estimated.add('visitors');
+  return answer;
 }
+
+const pageOf = <T>(rows: T[], q: StatsQuery) =>
+  q.limit === null ? rows.slice(q.offset) : rows.slice(q.offset, q.offset + q.limit);
 
 async function pagedInDatabase(
   db: Kysely<DB>,
@@ -126,35 +104,24 @@ async function pagedInDatabase(
   // Ordered by people first and paged: the rollups read the sketches of the rows it can reach.
   const top =
     q.limit !== null && first?.[0] === 'visitors' && first[1] === 'desc' ? q.offset + q.limit : undefined;
-  const fromRollups =
-    plan.visit.length > 0
-      ? await readVisitGroupsFromRollups(db, q, plan.visit, { top })
-      : await readPageGroupsFromRollups(db, q, plan.pageview, { top });
-  if (fromRollups) {
-    if (fromRollups.peopleEstimated) estimated.add('visitors');
-    const ordered = orderRows(fromRollups.rows, q);
-    return {
-      rows: (q.limit === null ? ordered.slice(q.offset) : ordered.slice(q.offset, q.offset + q.limit)).map(
-        ({ dimensions, metrics }) => ({ dimensions, metrics }),
-      ),
-      totalRows: withTotalRows ? fromRollups.groupCount : undefined,
-      unconverted: [],
-    };
-  }
-  const grouped: Grouped =
-    plan.visit.length > 0 ? visitGrain(q, plan.visit) : pageviewGrain(q, plan.pageview);
   const alias = (name: string) => {
     const dimension = q.dimensions.indexOf(name as Dimension);
     return dimension >= 0 ? `d${dimension}` : `m${q.metrics.indexOf(name as Metric)}`;
   };
-  const orderBy = q.orderBy.map(([name, direction]) => ({ alias: alias(name), direction }));
-  const [rows, totalRows] = await Promise.all([
-    readGroups(db, grouped, { orderBy, limit: q.limit, offset: q.offset }),
-    withTotalRows ? countGroups(db, grouped) : undefined,
-  ]);
+  const page = {
+    orderBy: q.orderBy.map(([name, direction]) => ({ alias: alias(name), direction })),
+    limit: q.limit,
+    offset: q.offset,
+  };
+  const read = { page, withGroupCount: withTotalRows, top };
+  const answer =
+    plan.visit.length > 0
+      ? await grainRows(db, 'visits', q, plan.visit, estimated, read)
+      : await grainRows(db, 'pageviews', q, plan.pageview, estimated, read);
+  const rows = answer.paged ? answer.rows : pageOf(orderRows(answer.rows, q), q);
   return {
     rows: rows.map(({ dimensions, metrics }) => ({ dimensions, metrics })),
-    totalRows: withTotalRows ? (q.dimensions.length === 0 ? 1 : totalRows) : undefined,
+    totalRows: withTotalRows ? (q.dimensions.length === 0 ? 1 : answer.groupCount) : undefined,
     unconverted: [],
   };
 }
@@ -207,33 +174,29 @@ async function merged(db: Kysely<DB>, q: StatsQuery, plan: StatsPlan, estimated:
       }),
     );
 
-  if (plan.visit.length > 0) readCounts(plan.visit, readVisitGroups(db, q, plan.visit, estimated));
-  if (plan.pageview.length > 0) {
-    readCounts(
-      plan.pageview,
-      rolledOrRaw(
-        db,
-        readPageGroupsFromRollups(db, q, plan.pageview),
-        () => pageviewGrain(q, plan.pageview),
-        estimated,
-      ),
-    );
+  // The rate's base is the visit grain's visitors by the same groups: read with the visit
+  // metrics when the query has no event dimension, so the grain is read once.
+  const baseWithVisits = plan.rate && plan.visit.length > 0 && !q.dimensions.some(isEventDimension);
+  let visitors: Promise<Map<string, number>> | undefined;
+  if (plan.visit.length > 0) {
+    const metrics: VisitMetric[] = baseWithVisits ? [...plan.visit, 'visitors'] : plan.visit;
+    const rows = grainRows(db, 'visits', q, metrics, estimated).then((answer) => answer.rows);
+    readCounts(plan.visit, rows);
+    if (baseWithVisits) {
+      const at = metrics.length - 1;
+      visitors = rows.then((rows) => {
+        if (estimated.has('visitors')) estimated.add('conversion_rate');
+        return new Map(rows.map((row) => [JSON.stringify(row.dimensions), row.metrics[at] ?? 0]));
+      });
+    }
   }
-  if (plan.conversion.length > 0) {
-    readCounts(
-      plan.conversion,
-      rolledOrRaw(
-        db,
-        readConversionGroupsFromRollups(db, q, plan.conversion),
-        () => conversionCounts(q, plan.conversion),
-        estimated,
-      ),
-    );
-  }
-  if (plan.goalValue) readMoney(readGoalValues(db, q), ['goal_value']);
-  if (plan.revenue)
-    readMoney(readGroups(db, revenueAmounts(q, q.model)), ['revenue_net', 'revenue_refunded']);
-  const visitors = plan.rate ? rateDenominators(db, q, estimated) : undefined;
+  const rowsOf = <G extends Grain>(grain: G, metrics: Parameters<typeof readGrain<G>>[3]) =>
+    grainRows(db, grain, q, metrics, estimated).then((answer) => answer.rows);
+  if (plan.pageview.length > 0) readCounts(plan.pageview, rowsOf('pageviews', plan.pageview));
+  if (plan.conversion.length > 0) readCounts(plan.conversion, rowsOf('conversions', plan.conversion));
+  if (plan.goalValue) readMoney(rowsOf('goalValues', []), ['goal_value']);
+  if (plan.revenue) readMoney(rowsOf('revenue', []), ['revenue_net', 'revenue_refunded']);
+  if (plan.rate && !baseWithVisits) visitors = rateDenominators(db, q, estimated);
   await Promise.all(reads);
   const denominators = await visitors;
 
@@ -271,7 +234,7 @@ const visitDimensionValues = (q: StatsQuery, values: (string | null)[]) =>
 async function rateDenominators(db: Kysely<DB>, q: StatsQuery, estimated: Set<Metric>) {
   const grain: GrainQuery = { ...q, dimensions: q.dimensions.filter((name) => !isEventDimension(name)) };
   const base = new Set<Metric>();
-  const rows = await readVisitGroups(db, grain, ['visitors'], base);
+  const { rows } = await grainRows(db, 'visits', grain, ['visitors'], base);
   if (base.size > 0) estimated.add('conversion_rate');
   return new Map(rows.map((row) => [JSON.stringify(row.dimensions), row.metrics[0] ?? 0]));
 }

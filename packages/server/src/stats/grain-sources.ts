@@ -1,0 +1,143 @@
+/**
+ * Where each grain of a stats query is read from, decided in this one place. A grain is one kind
+ * of row a metric is counted over; each has its sources in order of preference, and the first
+ * that can answer the query does:
+ *
+ * | grain        | rollups (rollups/)                                            | raw            |
+ * |--------------|---------------------------------------------------------------|----------------|
+ * | visits       | UTC, days or longer, at most one visit dimension (filters too) | visit-grain    |
+ * | pageviews    | UTC, days or longer, by page, filtered by page only           | pageview-grain |
+ * | conversions  | UTC, days or longer, by goal, no `converters` count           | conversion-grain |
+ * | goal values  | as conversions                                                | conversion-grain |
+ * | revenue      | —                                                             | revenue-grain  |
+ *
+ * A rollup source answers null when the query's shape is not one it holds, or no day of the range
+ * is built yet; the raw source always answers. Another engine is one more source per grain here.
+ */
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/types.js';
+import {
+  type ConversionCount,
+  type ConversionQuery,
+  conversionCounts,
+  goalValues,
+} from './conversion-grain.js';
+import { countGroups, type Grouped, type GroupedPage, type GroupedRow, readGroups } from './grouped-query.js';
+import { type PageviewMetric, pageviewGrain } from './pageview-grain.js';
+import { revenueAmounts } from './revenue-grain.js';
+import { readConversionGroupsFromRollups, readGoalValuesFromRollups } from './rollups/goal-rollup-reader.js';
+import { readPageGroupsFromRollups, readVisitGroupsFromRollups } from './rollups/rollup-reader.js';
+import type { VisitMetric } from './stats-vocabulary.js';
+import { visitGrain } from './visit-grain.js';
+
+/** How a grain's groups are asked for: whole, or ordered and paged where the source can. */
+export interface GrainRead {
+  /** Ordering and paging, for a source that can do them itself (raw SQL). */
+  page?: GroupedPage;
+  /** Count every group too (`groupCount`). */
+  withGroupCount?: boolean;
+  /** A breakdown ordered by visitors, first `top` rows wanted: a rollup reads only their sketches. */
+  top?: number;
+}
+
+export interface GrainAnswer {
+  rows: GroupedRow[];
+  /** Every group's count, when asked and known. */
+  groupCount?: number;
+  /** Whether `rows` are already ordered and paged as `GrainRead.page` asked. */
+  paged: boolean;
+  /** Some people were counted with a sketch's registers: `visitors` is an estimate. */
+  peopleEstimated: boolean;
+}
+
+type Source<M> = (
+  db: Kysely<DB>,
+  q: ConversionQuery,
+  metrics: M[],
+  read: GrainRead,
+) => Promise<GrainAnswer | null>;
+
+/** The raw source of a grain: its SQL, paged and counted by the database when asked. */
+const raw =
+  <M>(grouped: (q: ConversionQuery, metrics: M[]) => Grouped): Source<M> =>
+  async (db, q, metrics, read) => {
+    const g = grouped(q, metrics);
+    const [rows, groupCount] = await Promise.all([
+      readGroups(db, g, read.page),
+      read.withGroupCount ? countGroups(db, g) : undefined,
+    ]);
+    return { rows, groupCount, paged: read.page !== undefined, peopleEstimated: false };
+  };
+
+/** A rollup source, from a reader that answers null when it cannot. */
+const rollups =
+  <M>(
+    reader: (
+      db: Kysely<DB>,
+      q: ConversionQuery,
+      metrics: M[],
+      read: GrainRead,
+    ) => Promise<
+      { rows: GroupedRow[]; groupCount?: number; peopleEstimated?: boolean } | GroupedRow[] | null
+    >,
+  ): Source<M> =>
+  async (db, q, metrics, read) => {
+    const found = await reader(db, q, metrics, read);
+    if (found === null) return null;
+    if (Array.isArray(found)) return { rows: found, paged: false, peopleEstimated: false };
+    return {
+      rows: found.rows,
+      groupCount: found.groupCount,
+      paged: false,
+      peopleEstimated: found.peopleEstimated ?? false,
+    };
+  };
+
+/** Each grain and what its metrics are named (goal values and revenue take no list). */
+interface Grains {
+  visits: VisitMetric;
+  pageviews: PageviewMetric;
+  conversions: ConversionCount;
+  goalValues: never;
+  revenue: never;
+}
+
+export type Grain = keyof Grains;
+
+const revenueOf = (q: ConversionQuery) => {
+  if (!q.model) throw new Error('revenue by source needs an attribution model');
+  return revenueAmounts(q, q.model);
+};
+
+/** Each grain's sources, in order of preference; the last always answers. */
+const SOURCES: { [G in Grain]: Source<Grains[G]>[] } = {
+  visits: [
+    rollups((db, q, metrics, { top }) => readVisitGroupsFromRollups(db, q, metrics, { top })),
+    raw(visitGrain),
+  ],
+  pageviews: [
+    rollups((db, q, metrics, { top }) => readPageGroupsFromRollups(db, q, metrics, { top })),
+    raw(pageviewGrain),
+  ],
+  conversions: [
+    rollups((db, q, counts) => readConversionGroupsFromRollups(db, q, counts)),
+    raw(conversionCounts),
+  ],
+  goalValues: [rollups((db, q) => readGoalValuesFromRollups(db, q)), raw((q) => goalValues(q))],
+  revenue: [raw(revenueOf)],
+};
+
+/** A grain's groups for a query, from the first of its sources that can answer. */
+export async function readGrain<G extends Grain>(
+  db: Kysely<DB>,
+  grain: G,
+  q: ConversionQuery,
+  metrics: Grains[G][],
+  read: GrainRead = {},
+): Promise<GrainAnswer> {
+  for (const source of SOURCES[grain]) {
+    const answer = await source(db, q, metrics, read);
+    if (answer) return answer;
+  }
+  throw new Error(`no source answered the ${grain} grain`);
+}
