@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AttributionModel } from '../db/types.js';
+import { creditedSource } from '../revenue/credited-source.js';
 import { bearer, type TestApp } from '../test/app.js';
 
 export const newTransactionId = () => `ch_${randomBytes(9).toString('hex')}`;
@@ -59,6 +60,12 @@ export async function attributeByHand(
   }
   const day = payment.paid_at.toISOString().slice(0, 10);
   const rows = credits.length > 0 ? credits : allModels('', 1);
+  const counted = new Map(
+    [...new Set(rows.map((c) => c.model))].map((model) => [
+      model,
+      creditedSource(new Map(rows.filter((c) => c.model === model).map((c) => [c.source, c.share]))),
+    ]),
+  );
   await db
     .insertInto('daily_revenue')
     .values(
@@ -69,7 +76,8 @@ export async function attributeByHand(
         source: c.source,
         currency: payment.currency,
         gross_minor: c.share * payment.amount_minor,
-        conversions: c.share,
+        // Counted once, for the model's credited source, as the ledger posts it.
+        conversions: c.source === counted.get(c.model) ? 1 : 0,
       })),
     )
     .execute();
