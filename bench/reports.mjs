@@ -2,7 +2,7 @@
  * `npm run bench:reports`: the goal reports against 1,000,000 events on one site. A throwaway
  * PostgreSQL database, the built server, one account and site made over HTTP, then the rows
  * seeded with SQL (ingest over HTTP would take far longer than the reads being measured), then
- * sequential requests per report. Prints p50/p99 against the targets of issue #5.
+ * sequential requests per report. Prints p50/p99 against their targets (bench/RESULTS.md, "Goal reports").
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';

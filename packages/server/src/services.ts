@@ -50,7 +50,7 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
   const goals = createGoalsService({ db, clock, sites });
   const visitors = createVisitorsService({ db, clock, sites, secretKey: config.secretKey });
   const rates = createRatesService({ db, clock });
-  // Payment-processor connections (issue 24).
+  // Payment-processor connections.
   const integrations = createIntegrationsService({
     db,
     clock,
@@ -68,11 +68,11 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
     isProviderConnected: integrations.isConnected,
   });
   const webhooks = createWebhooksService({ db, clock, config, sites });
-  // Attribution worker, conversion listing and revenue report (issue 6).
+  // Attribution worker, conversion listing and revenue report.
   const attribution = createAttributionWorker({ db, clock });
   const conversions = createConversionsService({ db, clock, sites });
   const revenue = createRevenueService({ db, clock, sites });
-  // Traffic reports (issue 20).
+  // Traffic reports.
   const stats = createStatsService({ db, clock, sites });
   const { secretKey } = config;
   const visits = createVisitsService({ db, clock, sites, rates, secretKey });
@@ -81,19 +81,19 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
   const realtime = createRealtimeService({ db, clock, sites, rates });
   const statsRollups = createStatsRollups({ db, clock });
   const aiVisibility = createAiVisibilityService({ db, clock, sites, rates });
-  // AI crawler tracking (issue 8).
+  // AI crawler tracking.
   const botTokens = createBotTokensService({ db, clock, sites });
-  // Public views of a site's traffic (issue 22).
+  // Public views of a site's traffic.
   const sharedLinks = createSharedLinksService({ db, clock, sites, publicUrl: config.publicUrl });
   const crawlerRanges = createCrawlerRanges({ db, clock });
   const crawlerHits = createCrawlerHitsService({ db, clock, ranges: crawlerRanges, sites });
   const retention = createRetention({ db, clock });
   const plannerStatistics = createPlannerStatistics({ db });
-  // Privacy operations (issue 25).
+  // Privacy operations.
   const siteExport = createSiteExportService({ db, clock, sites });
   const privacy = createPrivacyService({ db, clock, sites, secretKey, publicUrl: config.publicUrl });
   const privacyJobs = createPrivacyJobs({ db, clock });
-  // Sign-in for people (issue 21).
+  // Sign-in for people.
   const mailer = createMailer(config);
   const invitations = createInvitationsService({ db, clock, config, mailer, accounts });
   const passwordReset = createPasswordResetService({ db, clock, config, mailer, sessions, accounts });

@@ -1,5 +1,5 @@
 /**
- * Contract audit of the tracker (issue 4) for rules the other browser tests leave open: an
+ * Contract audit of the tracker for rules the other browser tests leave open: an
  * operator-chosen script name and collect path, a replaceState navigation, calls that would
  * throw inside the snippet, and fresh visitor ids per browser.
  */

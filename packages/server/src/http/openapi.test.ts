@@ -1,6 +1,6 @@
 /**
  * What a reader or a generated client needs from every operation of the OpenAPI document
- * (issue 23), and Redocly's `recommended` rules with zero errors (`npm run lint:openapi` runs
+ * (so it can be read without the code), and Redocly's `recommended` rules with zero errors (`npm run lint:openapi` runs
  * the same rules over the committed file).
  */
 import { createConfig, lintFromString } from '@redocly/openapi-core';

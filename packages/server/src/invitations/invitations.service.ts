@@ -1,5 +1,5 @@
 /**
- * Invitations by email with a role (issue 21, DESIGN §8). An admin invites; the invitation is a
+ * Invitations by email with a role (DESIGN §8). An admin invites; the invitation is a
  * one-time link valid 7 days, emailed when SMTP is set, else (or when sending fails) answered to
  * the admin. Accepting it creates the member, with a password or, through OpenID Connect, with a
  * verified email and none. Re-inviting a pending email replaces its invitation.

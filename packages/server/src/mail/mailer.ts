@@ -1,5 +1,5 @@
 /**
- * Outgoing email through SMTP_URL (issue 21), with nodemailer. Without SMTP_URL the mailer is
+ * Outgoing email through SMTP_URL, with nodemailer. Without SMTP_URL the mailer is
  * disabled and the callers hand links to an admin instead. `smtp://` upgrades with STARTTLS when
  * the server offers it; nodemailer's options may ride in the URL's query (`?requireTLS=true`).
  */

@@ -1,5 +1,5 @@
 /**
- * OpenID Connect sign-in (issue 21, DESIGN §8). The start cookie carries state, nonce and the
+ * OpenID Connect sign-in (DESIGN §8). The start cookie carries state, nonce and the
  * PKCE verifier, sealed; the callback checks them (openid-client checks the ID token) and finds
  * the member: by the stored (issuer, sub) link, else on first sign-in by verified email, else
  * through an invitation, else by an allowed email domain (joining as `member`). Each match that

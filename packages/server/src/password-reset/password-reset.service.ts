@@ -1,5 +1,5 @@
 /**
- * Password reset (issue 21, DESIGN §8): a one-time link valid 1 hour. Anyone may ask for one by
+ * Password reset (DESIGN §8): a one-time link valid 1 hour. Anyone may ask for one by
  * email; the answer and its timing are the same whether the email has an account or not (one SQL
  * statement either way, the email sent after the answer). Without SMTP nothing is sent and an
  * admin hands out the link instead. Using a link sets the password and ends every session.

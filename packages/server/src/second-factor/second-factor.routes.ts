@@ -1,5 +1,5 @@
 /**
- * Two-factor sign-in (issue 21, DESIGN.md §8): the signed-in person sets up, confirms and removes
+ * Two-factor sign-in (DESIGN.md §8): the signed-in person sets up, confirms and removes
  * a TOTP second factor; a pending sign-in (the cookie set by POST /v1/auth/login) is completed
  * with a code or a recovery code. Code attempts count like sign-in attempts.
  */

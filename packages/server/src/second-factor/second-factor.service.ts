@@ -1,5 +1,5 @@
 /**
- * The TOTP second factor of password sign-in (issue 21, DESIGN.md §8): enrolment (pending until
+ * The TOTP second factor of password sign-in (DESIGN.md §8): enrolment (pending until
  * a first code confirms it), recovery codes, removal, and the check a pending sign-in passes.
  * The secret is sealed like webhook signing secrets (AES-256-GCM under SECRET_KEY), with the
  * person's id as associated data.

@@ -1,4 +1,4 @@
-/** Setting up, using and removing the TOTP second factor, and signing in with it (issue 21). */
+/** Setting up, using and removing the TOTP second factor, and signing in with it. */
 import { describe, expect, it } from 'vitest';
 import { MINUTE_MS } from '../lib/clock.js';
 import { useTestApp } from '../test/app.js';

@@ -1,5 +1,5 @@
 /**
- * Shared links (issue 22, DESIGN.md §9): made and revoked by the site's people, opened by anyone
+ * Shared links (DESIGN.md §9): made and revoked by the site's people, opened by anyone
  * with the URL (and the password), and reading traffic reports only — never goals, conversions,
  * money, people or settings.
  */

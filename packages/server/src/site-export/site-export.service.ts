@@ -1,5 +1,5 @@
 /**
- * Site export (issue 25): one site's raw visits, events and payments of a window of UTC days,
+ * Site export: one site's raw visits, events and payments of a window of UTC days,
  * for moving the data elsewhere. The input is checked and the site resolved before anything is
  * read; the rows then come as text chunks, one keyset page at a time, so an export of any size
  * holds one page in memory. Pages are separate queries: rows written while an export runs may

@@ -1,5 +1,5 @@
 /**
- * IPv4 addresses hidden inside IPv6 (issue 18): every form is judged by the IPv4 address it
+ * IPv4 addresses hidden inside IPv6 (a way to reach a private address past a naive check): every form is judged by the IPv4 address it
  * carries, by the classifier, by the URL rules at save time and by the transport and the guarded
  * lookup at connect time. A public IPv4 inside stays allowed only in the two forms a host can
  * really route (IPv4-mapped and well-known NAT64); the deprecated or tunnel forms are refused.

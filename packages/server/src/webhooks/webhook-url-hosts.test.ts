@@ -1,5 +1,5 @@
 /**
- * Host names an endpoint URL may use (issue 18): at save time a name must end in a suffix of the
+ * Host names an endpoint URL may use: at save time a name must end in a suffix of the
  * public suffix list's ICANN section and be well formed (no empty label, no trailing dot). Each
  * case resolves to a public address, so only the name rule can refuse it.
  */

@@ -1,5 +1,5 @@
 /**
- * The URL rules of issue 18 through HTTP, on an app built without WEBHOOK_ALLOW_PRIVATE_TARGETS:
+ * The endpoint URL rules that keep webhooks off private networks, through HTTP, on an app built without WEBHOOK_ALLOW_PRIVATE_TARGETS:
  * IPv4-compatible IPv6 literals and host names that cannot be public are refused on create and
  * update with the webhooks area's 422 (§7.3), and a test ping to such an address already stored
  * is refused before any connection is tried (200 with `ok: false`, as for any failed ping).
