@@ -3,6 +3,8 @@ export { TouchtrailApiError, TouchtrailNetworkError } from './errors.js';
 export type { components, operations, paths } from './openapi.js';
 export { backoffMs, MAX_RETRY_AFTER_MS, retryAfterMs, wait } from './retry.js';
 export {
+  API_KEY_SCOPES,
+  type ApiKeyScope,
   ATTRIBUTION_MODELS,
   type BodyOf,
   DATE_RANGE_KEYWORDS,

@@ -79,3 +79,13 @@ export const WEBHOOK_EVENT_TYPES = everyOf<NonNullable<WebhookBody['event_types'
   'conversion.attributed',
   'conversion.refunded',
 ]);
+
+/** A permission an API key can hold; the server's list (access/principal.ts) is the one source. */
+export type ApiKeyScope = BodyOf<'/v1/account/keys', 'post'>['scopes'][number];
+
+export const API_KEY_SCOPES = everyOf<ApiKeyScope>()([
+  'stats:read',
+  'config:write',
+  'credentials:write',
+  'ingest:write',
+]);

@@ -5,11 +5,16 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import { TouchtrailApiError, type TouchtrailClient, TouchtrailNetworkError } from '@touchtrail/client';
+import {
+  type ApiKeyScope,
+  TouchtrailApiError,
+  type TouchtrailClient,
+  TouchtrailNetworkError,
+} from '@touchtrail/client';
 import type { z } from 'zod';
 
 /** The permissions an API key can hold (interface §5.2). */
-export type Scope = 'stats:read' | 'config:write' | 'credentials:write' | 'ingest:write';
+export type Scope = ApiKeyScope;
 
 /** Reports change nothing and give the same answer for the same data. */
 export const READS: ToolAnnotations = {

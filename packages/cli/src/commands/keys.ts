@@ -1,14 +1,14 @@
 /** `touchtrail keys` and `touchtrail bot-tokens`: API keys and crawler-report tokens of the account. */
-import { unwrap } from '@touchtrail/client';
+import { API_KEY_SCOPES, type ApiKeyScope as Scope, unwrap } from '@touchtrail/client';
 import type { Command } from 'commander';
 import { action } from '../context.js';
 import { example, oneOf } from '../options.js';
 import { formatTime, orDash } from '../output/format.js';
 import { renderDetails, renderTable } from '../output/table.js';
 
-const SCOPES = ['stats:read', 'config:write', 'credentials:write', 'ingest:write'] as const;
-type Scope = (typeof SCOPES)[number];
-const parseScope = oneOf(SCOPES);
+const parseScope = oneOf(API_KEY_SCOPES);
+/** `stats:read, config:write, credentials:write or ingest:write`. */
+const SCOPE_CHOICES = `${API_KEY_SCOPES.slice(0, -1).join(', ')} or ${API_KEY_SCOPES.at(-1)}`;
 
 export function registerKeys(program: Command) {
   const keys = program.command('keys').description('API keys of the account (needs credentials:write)');
@@ -55,11 +55,10 @@ export function registerKeys(program: Command) {
       'Create a key; prints it once. With --site it reaches that site only (TOUCHTRAIL_SITE does not restrict it)',
     )
     .requiredOption('--name <name>', 'what the key is for')
-    .requiredOption(
-      '--scope <scope>',
-      'stats:read, config:write, credentials:write or ingest:write (repeatable)',
-      (v: string, p: Scope[] = []) => [...p, parseScope(v)],
-    )
+    .requiredOption('--scope <scope>', `${SCOPE_CHOICES} (repeatable)`, (v: string, p: Scope[] = []) => [
+      ...p,
+      parseScope(v),
+    ])
     .option('--expires <iso>', 'when the key stops working')
     .addHelpText(
       'after',

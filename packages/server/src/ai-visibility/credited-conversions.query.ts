@@ -3,12 +3,13 @@
  * payments posted (their gross on the day paid) and the refunds applied (on the day posted),
  * each with the AI-credited shares stored for its conversion and the visits of those assistants
  * that counted toward it (identity/identity.sql.ts), with their entry pages. Gross and refunds
- * follow the revenue ledger: only posted payments and applied refunds, in the settled amount
- * and currency when the processor reported one.
+ * follow the revenue ledger: only posted payments and applied refunds, in what the processor
+ * paid out (payments/paid-out.sql.ts).
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { AttributionModel, DB } from '../db/types.js';
 import { visitsTowardConversion } from '../identity/identity.sql.js';
+import { paidOutCurrency, paidOutMinor } from '../payments/paid-out.sql.js';
 import { creditedSourceOf } from '../revenue/credited-source.sql.js';
 import { VISIT_DIMENSION_SQL } from '../stats/visit-columns.js';
 
@@ -76,8 +77,8 @@ export async function aiCreditedConversions(db: Kysely<DB>, w: CreditWindow): Pr
 export async function aiCreditedPayments(db: Kysely<DB>, w: CreditWindow): Promise<MoneyRow[]> {
   const { rows } = await sql<MoneyRow>`
     select p.event_id, p.visitor_id, p.person_key, p.paid_at as at,
-      coalesce(p.settlement_minor, p.amount_minor) as amount_minor,
-      coalesce(p.settlement_currency, p.currency) as currency,
+      ${paidOutMinor('p')} as amount_minor,
+      ${paidOutCurrency('p')} as currency,
       to_char(p.paid_at at time zone 'UTC', 'YYYY-MM-DD') as day
     from payments p
     where p.site_id = ${w.siteId} and p.kind = 'payment' and p.attributed_at is not null
@@ -91,8 +92,8 @@ export async function aiCreditedPayments(db: Kysely<DB>, w: CreditWindow): Promi
 export async function aiCreditedRefunds(db: Kysely<DB>, w: CreditWindow): Promise<MoneyRow[]> {
   const { rows } = await sql<MoneyRow>`
     select p.event_id, p.visitor_id, p.person_key, p.paid_at as at,
-      coalesce(r.settlement_minor, r.amount_minor) as amount_minor,
-      coalesce(p.settlement_currency, p.currency) as currency,
+      ${paidOutMinor('r')} as amount_minor,
+      ${paidOutCurrency('p')} as currency,
       to_char(r.refunded_at at time zone 'UTC', 'YYYY-MM-DD') as day
     from refunds r
     join payments p on p.site_id = r.site_id and p.id = r.payment_id

@@ -17,6 +17,7 @@ import {
   creditsInOrder,
   sourceKinds,
 } from './models.js';
+import { loadCredits } from './stored-credits.query.js';
 
 const PAYMENTS: ReadonlySet<string> = new Set(PAYMENT_EVENT_NAMES);
 
@@ -54,7 +55,7 @@ async function creditConversion(
   siteId: string,
   conversion: NonNullable<Awaited<ReturnType<typeof store.loadConversion>>>,
 ): Promise<store.CreditRow[]> {
-  const stored = await store.loadCredits(trx, siteId, conversion.event_id);
+  const stored = await loadCredits(trx, siteId, conversion.event_id);
   if (stored.length > 0) return stored;
   const at = new Date(conversion.occurred_at);
   const touchpoints = await store.loadTouchpoints(trx, siteId, {

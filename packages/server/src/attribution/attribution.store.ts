@@ -1,13 +1,17 @@
 /**
  * SQL of the attribution worker: claiming jobs, reading a conversion and the person's visits,
- * writing credits and the outbox fact, and finishing or retrying the job. Every function runs
- * inside the job's transaction; writes are idempotent (conflicts do nothing).
+ * writing credits (read back by stored-credits.query.ts) and the outbox fact, and finishing or
+ * retrying the job. Every function runs inside the job's transaction; writes are idempotent
+ * (conflicts do nothing).
  */
 import { type Insertable, type Selectable, sql, type Transaction } from 'kysely';
-import type { AttributionCreditsTable, OutboxEventsTable, VisitsTable } from '../db/ingest-types.js';
+import type { OutboxEventsTable, VisitsTable } from '../db/ingest-types.js';
 import type { DB } from '../db/types.js';
 import { visitsTowardConversion } from '../identity/identity.sql.js';
 import type { Touchpoint } from './models.js';
+import type { CreditRow } from './stored-credits.query.js';
+
+export type { CreditRow } from './stored-credits.query.js';
 
 type Trx = Transaction<DB>;
 
@@ -67,22 +71,6 @@ export async function loadTouchpoints(
     sourceKind: row.source_kind,
     startedAt: new Date(row.started_at),
   }));
-}
-
-export type CreditRow = Pick<
-  Selectable<AttributionCreditsTable>,
-  'model' | 'source' | 'source_kind' | 'share'
->;
-
-export function loadCredits(trx: Trx, siteId: string, eventId: string): Promise<CreditRow[]> {
-  return trx
-    .selectFrom('attribution_credits')
-    .select(['model', 'source', 'source_kind', 'share'])
-    .where('site_id', '=', siteId)
-    .where('event_id', '=', eventId)
-    .orderBy('model')
-    .orderBy('source')
-    .execute();
 }
 
 export async function insertCredits(trx: Trx, siteId: string, eventId: string, credits: CreditRow[]) {

@@ -1,7 +1,7 @@
 /**
  * SQL of the revenue ledger: the payment row (locked, so the payments endpoint and the
- * attribution job take turns on it), refunds and their `applied` flag, the credits a refund is
- * split by, and additive upserts into daily_revenue.
+ * attribution job take turns on it), refunds and their `applied` flag, and additive upserts into
+ * daily_revenue. The credits a refund is split by are read by attribution/stored-credits.query.ts.
  */
 import { type Insertable, sql, type Transaction } from 'kysely';
 import type { RefundsTable } from '../db/ingest-types.js';
@@ -74,18 +74,6 @@ export async function markRefundsApplied(trx: Trx, siteId: string, refundIds: st
     .set({ applied: true })
     .where('site_id', '=', siteId)
     .where('id', 'in', refundIds)
-    .execute();
-}
-
-/** The stored credits of one conversion, in a fixed order. */
-export function loadCredits(trx: Trx, siteId: string, eventId: string) {
-  return trx
-    .selectFrom('attribution_credits')
-    .select(['model', 'source', 'source_kind', 'share'])
-    .where('site_id', '=', siteId)
-    .where('event_id', '=', eventId)
-    .orderBy('model')
-    .orderBy('source')
     .execute();
 }
 

@@ -4,7 +4,8 @@
  * refund recorded before, on the refund's own day. The payments endpoint records refunds
  * (`postRefund`), posted at once when the payment is already in the ledger. Revenue nobody can
  * be credited with goes to source '' (unattributed, still in totals). With a settlement, revenue
- * is counted in what the processor paid out, and each refund in its share of it.
+ * is counted in what the processor paid out (payments/paid-out.sql.ts), and each refund in its
+ * share of it.
  *
  * Both callers lock the payment row first (`lockPayment`), so a refund and the payment's posting
  * never interleave. `payments.attributed_at` says the payment is posted; a refund's `applied`
@@ -18,7 +19,9 @@ import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { ATTRIBUTION_MODELS, type Credits } from '../attribution/models.js';
 import { queueRefundFact } from '../attribution/refund-fact.js';
+import { loadCredits } from '../attribution/stored-credits.query.js';
 import type { AttributionModel, DB } from '../db/types.js';
+import { paidOutCurrencyOf, paidOutMinorOf } from '../payments/paid-out.sql.js';
 import { countOnce } from './credited-source.js';
 import { createDeltaSheet } from './revenue-deltas.js';
 import * as store from './revenue-ledger.store.js';
@@ -38,7 +41,6 @@ export interface Credit {
 }
 
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
-const currencyOf = (payment: store.LedgerPayment) => payment.settlement_currency ?? payment.currency;
 
 /** A model's credited sources, or the unattributed source alone when it credited nobody. */
 function sharesUnder(credits: ReadonlyMap<string, number>): Credits {
@@ -81,7 +83,7 @@ export async function postPayment(
   credits: Record<AttributionModel, Credits>,
   now: Date,
 ): Promise<void> {
-  const sheet = createDeltaSheet(currencyOf(payment));
+  const sheet = createDeltaSheet(paidOutCurrencyOf(payment));
   const isFirstPosting = payment.attributed_at === null;
   if (isFirstPosting) {
     const day = dayOf(new Date(payment.paid_at));
@@ -91,15 +93,14 @@ export async function postPayment(
       // count as conversions (interface §4.4: they lower average order value) and apart.
       sheet.add(day, model, 'conversions', countOnce(shares));
       if (payment.kind === 'trial') sheet.add(day, model, 'trials', countOnce(shares));
-      else
-        sheet.add(day, model, 'gross', splitAmount(payment.settlement_minor ?? payment.amount_minor, shares));
+      else sheet.add(day, model, 'gross', splitAmount(paidOutMinorOf(payment), shares));
     }
   }
   const refunds = await store.loadUnappliedRefunds(trx, siteId, payment.id);
   for (const refund of refunds) {
     const day = dayOf(new Date(refund.refunded_at));
     for (const model of ATTRIBUTION_MODELS) {
-      const amount = refund.settlement_minor ?? refund.amount_minor;
+      const amount = paidOutMinorOf(refund);
       sheet.add(day, model, 'refunded', splitAmount(amount, sharesUnder(credits[model])));
     }
   }
@@ -111,7 +112,7 @@ export async function postPayment(
   );
   if (isFirstPosting) await store.markPaymentAttributed(trx, siteId, payment.id, now);
   if (refunds.length === 0) return;
-  const sourceCredits = await store.loadCredits(trx, siteId, payment.event_id);
+  const sourceCredits = await loadCredits(trx, siteId, payment.event_id);
   for (const refund of refunds) {
     const applied = {
       id: refund.id,
@@ -136,7 +137,7 @@ export async function postRefund(
 ): Promise<void> {
   const isPosted = payment.attributed_at !== null;
   const refundId = randomUUID();
-  await store.insertRefund(trx, {
+  const row = {
     site_id: siteId,
     id: refundId,
     payment_id: payment.id,
@@ -145,18 +146,19 @@ export async function postRefund(
     refunded_at: refund.refundedAt,
     created_at: now,
     applied: isPosted,
-  });
+  };
+  await store.insertRefund(trx, row);
   if (!isPosted) return;
-  const credits = await store.loadCredits(trx, siteId, payment.event_id);
+  const credits = await loadCredits(trx, siteId, payment.event_id);
   const day = dayOf(refund.refundedAt);
   await store.addDailyRevenue(
     trx,
     siteId,
-    splitRefund(credits, refund.settlementMinor ?? refund.amountMinor).map((part) => ({
+    splitRefund(credits, paidOutMinorOf(row)).map((part) => ({
       day,
       model: part.model,
       source: part.source,
-      currency: currencyOf(payment),
+      currency: paidOutCurrencyOf(payment),
       gross: '0',
       refunded: part.amountMinor,
       conversions: '0',

@@ -1,10 +1,11 @@
 /**
  * The payments of visits (visit-conversions.sql.ts says which are a visit's) with the refunds
- * recorded against them so far, in the money revenue is counted in: the settlement when the
- * processor named one, else the charge (revenue/revenue-ledger.ts).
+ * recorded against them so far, in the money revenue is counted in: what the processor paid
+ * out (payments/paid-out.sql.ts).
  */
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/types.js';
+import { paidOutCurrency, paidOutMinor } from '../payments/paid-out.sql.js';
 import { isPaymentOfVisit } from './visit-conversions.sql.js';
 
 export interface VisitPayment {
@@ -25,8 +26,8 @@ export async function findVisitPayments(
   if (visitIds.length === 0) return [];
   const { rows } = await sql<Omit<VisitPayment, 'refunds'> & { payment_id: string }>`
     select v.id as visit_id, p.id as payment_id, p.kind,
-      coalesce(p.settlement_minor, p.amount_minor)::float8 as amount_minor,
-      coalesce(p.settlement_currency, p.currency) as currency, p.paid_at
+      ${paidOutMinor('p')}::float8 as amount_minor,
+      ${paidOutCurrency('p')} as currency, p.paid_at
     from visits v
     join events e on ${isPaymentOfVisit('e')}
     join payments p on p.site_id = e.site_id and p.event_id = e.event_id
@@ -36,11 +37,7 @@ export async function findVisitPayments(
   if (rows.length === 0) return [];
   const refunds = await db
     .selectFrom('refunds')
-    .select([
-      'payment_id',
-      sql<number>`coalesce(settlement_minor, amount_minor)::float8`.as('amount_minor'),
-      'refunded_at',
-    ])
+    .select(['payment_id', sql<number>`${paidOutMinor('refunds')}::float8`.as('amount_minor'), 'refunded_at'])
     .where('site_id', '=', siteId)
     .where(
       'payment_id',
