@@ -48,6 +48,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This process's figures in Prometheus text format
+         * @description For a Prometheus scraper: HTTP requests by route pattern and status with their durations, ingest items by outcome and drop reason, ingest batch sizes and times, background job runs and times, the depths of the database's work queues, and the Node.js process's own figures. Each process answers for itself (queue depths are the shared database's). Open to requests from the loopback that carry no forwarding header; any other caller needs `Authorization: Bearer` with `METRICS_TOKEN`, and gets 401 `unauthorized` without it. While `METRICS_TOKEN` is unset, other callers get 404 `not_found`.
+         *
+         *     Authentication: none from the loopback; elsewhere the `METRICS_TOKEN` bearer token.
+         */
+        get: operations["readMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/setup": {
         parameters: {
             query?: never;
@@ -2048,6 +2070,70 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotReady"];
+                };
+            };
+        };
+    };
+    readMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text exposition format 0.0.4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP touchtrail_http_requests_total HTTP requests answered, by method, route pattern and status
+                     *     # TYPE touchtrail_http_requests_total counter
+                     *     touchtrail_http_requests_total{method="POST",route="/v1/collect",status="202"} 1520
+                     *     # HELP touchtrail_ingest_items_total Tracker payloads and server events by outcome: recorded, duplicate, dropped, failed (answered 503)
+                     *     # TYPE touchtrail_ingest_items_total counter
+                     *     touchtrail_ingest_items_total{outcome="recorded"} 1497
+                     *     touchtrail_ingest_items_total{outcome="duplicate"} 3
+                     *     touchtrail_ingest_items_total{outcome="dropped"} 20
+                     *     touchtrail_ingest_items_total{outcome="failed"} 0
+                     *     # HELP touchtrail_ingest_dropped_total Ingest items not stored, by reason
+                     *     # TYPE touchtrail_ingest_dropped_total counter
+                     *     touchtrail_ingest_dropped_total{reason="bot"} 20
+                     *     # HELP touchtrail_queue_depth Rows waiting in the work queues of the database (shared by every process)
+                     *     # TYPE touchtrail_queue_depth gauge
+                     *     touchtrail_queue_depth{queue="webhook_deliveries"} 0
+                     */
+                    "text/plain": string;
+                };
+            };
+            /** @description `unauthorized`: not from the loopback, and no `Authorization: Bearer` with METRICS_TOKEN */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountError"];
+                };
+            };
+            /** @description `not_found`: not from the loopback, and METRICS_TOKEN is unset */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountError"];
+                };
+            };
+            /** @description Too many requests; retry after the seconds in `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountError"];
                 };
             };
         };
@@ -8285,14 +8371,18 @@ export interface operations {
                      *           "name": "payment",
                      *           "occurred_at": "2026-03-28T17:39:50.000Z",
                      *           "value_cents": 4900,
-                     *           "currency": "EUR"
+                     *           "currency": "EUR",
+                     *           "display_value": 49,
+                     *           "rate_day": null
                      *         },
                      *         {
                      *           "event_id": "eP2kq9Xw7LmZt4Rb1cVn8A",
                      *           "name": "signup",
                      *           "occurred_at": "2026-03-28T17:35:12.511Z",
                      *           "value_cents": null,
-                     *           "currency": null
+                     *           "currency": null,
+                     *           "display_value": null,
+                     *           "rate_day": null
                      *         }
                      *       ],
                      *       "refunds": [
@@ -8445,6 +8535,10 @@ export interface operations {
                             value_cents: number | null;
                             /** @description ISO 4217 code of `value_cents`; null when the event had no value */
                             currency: string | null;
+                            /** @description The value in the site's currency (`revenue.currency`), major units, at the ECB rate of its day or the latest earlier one; null when no value or no rate */
+                            display_value: number | null;
+                            /** @description Day (YYYY-MM-DD) of the ECB rate that converted the value; null when it is in the site’s currency or was not converted */
+                            rate_day: string | null;
                         }[];
                         /** @description Refunds of the payments among `conversions`, oldest first */
                         refunds: {
@@ -10530,7 +10624,7 @@ export interface operations {
                         string,
                         string
                     ];
-                    /** @description Group by these (none: one aggregate row). Time buckets are written as their first moment in `timezone` (`2026-03-02`, hours `2026-03-02 14:00:00`; weeks start on Monday); buckets without visits are left out. `visit:channel` is `ai` or `search`, `social`, `email`, `paid`, `referral`, `direct`; `visit:ai_source` the assistant (null outside the AI channel); `visit:referrer` the referring host; `visit:utm_*` the campaign tags of the landing URL; `visit:entry_page` and `visit:exit_page` the first and last paths of the visit; `visit:new_vs_returning` `new` or `returning`. `event:page` is the path of each pageview, `event:goal` the name of each conversion event and `event:props:<key>` the value of that property on it. Revenue breaks down by day, week, month, channel and assistant only. Unknown values (no referrer, no country, no such property) are null */
+                    /** @description Group by these (none: one aggregate row). Time buckets are written as their first moment in `timezone` (`2026-03-02`, hours `2026-03-02 14:00:00`; weeks start on Monday); buckets without visits are left out. `visit:channel` is `ai` or `search`, `social`, `email`, `paid`, `referral`, `direct`; `visit:ai_source` the assistant (null outside the AI channel); `visit:referrer` the referring host; `visit:utm_*` the campaign tags of the landing URL; `visit:entry_page` and `visit:exit_page` the first and last paths of the visit; `visit:new_vs_returning` `new` or `returning`. `event:page` is the path of each pageview, `event:goal` the name of each conversion event (payments and trials as `payment` and `trial`, which are not goals, so a breakdown adds up to the total) and `event:props:<key>` the value of that property on it. Revenue breaks down by day, week, month, channel and assistant only. Unknown values (no referrer, no country, no such property) are null */
                     dimensions?: (("time:hour" | "time:day" | "time:week" | "time:month" | "visit:channel" | "visit:ai_source" | "visit:source_kind" | "visit:referrer" | "visit:utm_source" | "visit:utm_medium" | "visit:utm_campaign" | "visit:utm_content" | "visit:utm_term" | "visit:entry_page" | "visit:exit_page" | "visit:country" | "visit:city" | "visit:device" | "visit:browser" | "visit:os" | "visit:new_vs_returning" | "event:page" | "event:goal") | string)[];
                     /** @description All must hold. A filter is `[operator, dimension, values]` on a `visit:` or `event:` dimension, true when any value holds (an event dimension filters visits to those with such an event, and events themselves when the rows are events of that kind: with an `event:page` filter `pageviews` counts the matching pageviews only, and bounce rate, duration and views per visit are those of the matching visits; revenue takes channel and assistant filters only): `is`, `is_not`, `contains` (a substring, any case) or `matches` (the whole value, case-sensitive, `*` standing for any characters and nothing else special; at most 50 patterns of 200 characters). A null value never `is`, contains or matches anything. Groups: `["and", [f, …]]`, `["or", [f, …]]`, `["not", f]` */
                     filters?: unknown[];
@@ -13186,7 +13280,7 @@ export interface operations {
                      *               }
                      *             ]
                      *           },
-                     *           "conversions": 3.5,
+                     *           "conversions": 3,
                      *           "revenue_net_cents": 41900
                      *         },
                      *         {
@@ -13250,7 +13344,7 @@ export interface operations {
                                     visits: number;
                                 }[];
                             };
-                            /** @description Conversions credited to assistants’ visits that entered here (shares under linear and time_decay) */
+                            /** @description Conversions credited to an assistant whose visits entered here; each counts once, on the entry page carrying the largest part of that assistant’s share (its money is split over all of them) */
                             conversions: number;
                             /** @description Net revenue credited likewise, minor units of `meta.currency`; negative when refunds outweigh */
                             revenue_net_cents: number;

@@ -40,11 +40,15 @@ import { registerServerEventRoutes } from './ingest/server-events.routes.js';
 import { registerTrackerRoute } from './ingest/tracker.routes.js';
 import { registerIntegrationRoutes } from './integrations/integrations.routes.js';
 import { registerInvitationRoutes } from './invitations/invitations.routes.js';
+import { observeJobRuns } from './jobs/periodic.js';
 import { registerCurrentKeyRoute } from './keys/current-key.routes.js';
 import { registerKeyRoutes } from './keys/keys.routes.js';
 import type { Clock } from './lib/clock.js';
 import { newId } from './lib/ids.js';
 import { registerMcpRoutes } from './mcp/mcp.routes.js';
+import { createAppMetrics } from './metrics/app-metrics.js';
+import { registerMetricsRoute } from './metrics/metrics.routes.js';
+import { installRequestMetrics } from './metrics/request-metrics.js';
 import { registerOidcRoutes } from './oidc/oidc.routes.js';
 import { registerPasswordResetRoutes } from './password-reset/password-reset.routes.js';
 import { registerPaymentRoutes } from './payments/payments.routes.js';
@@ -144,6 +148,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const services = createServices({ db: database.db, clock, config });
   app.decorate('services', services);
+  const metrics = createAppMetrics({
+    db: database.db,
+    clock,
+    ingestWaiting: services.ingest.waiting,
+    onQueueReadFailed: (error) => app.log.warn({ err: error }, 'metrics: queue depths could not be read'),
+  });
+  installRequestMetrics(app, metrics);
+  services.ingest.observe(metrics.ingest);
+  const stopObservingJobs = observeJobRuns(metrics.jobRun);
+  app.addHook('onClose', async () => stopObservingJobs());
   app.decorate('registeredRoutes', registeredRoutes);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -173,6 +187,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await installOpenApi(app, config.publicUrl);
 
   registerHealthRoutes(app, { database });
+  registerMetricsRoute(app, { metrics, token: config.metricsToken });
   registerSetupRoutes(app, services);
   registerSessionRoutes(app, { ...services, secureCookies: config.publicUrl.startsWith('https://') });
   registerMemberRoutes(app, services);

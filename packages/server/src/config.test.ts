@@ -30,6 +30,7 @@ describe('configuration', () => {
       REDIS_URL: 'redis://cache:6379',
       TRUST_PROXY: '10.0.0.0/8, 192.168.1.1',
       LOG_LEVEL: 'info',
+      METRICS_TOKEN: 'scrape-token-0123456789',
     });
     expect(config).toMatchObject({
       port: 9000,
@@ -39,7 +40,9 @@ describe('configuration', () => {
       siteLimit: 3,
       trustProxy: ['10.0.0.0/8', '192.168.1.1'],
       logLevel: 'info',
+      metricsToken: 'scrape-token-0123456789',
     });
+    expect(loadConfig({}).metricsToken).toBeUndefined();
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(loadConfig({ TRUST_PROXY: 'loopback, ::1, fd00::/8' }).trustProxy).toEqual([
@@ -74,6 +77,7 @@ describe('configuration', () => {
     ['HEADERS_TIMEOUT_MS', '50'],
     ['KEEP_ALIVE_TIMEOUT_MS', '1.5'],
     ['MAX_CONNECTIONS_PER_ADDRESS', '-1'],
+    ['METRICS_TOKEN', 'short'],
   ])('stops with one line naming %s when it is %s', (name, value) => {
     const attempt = () => loadConfig({ [name]: value });
     expect(attempt).toThrow(ConfigError);

@@ -102,6 +102,7 @@ const schema = z.object({
     .regex(/^smtps?:\/\/\S+$/, 'must start with smtp:// or smtps://')
     .optional(),
   MAIL_FROM: z.string().min(3).max(300).optional(),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(500).optional(),
 });
 
 /** The OpenID Connect provider people may sign in with; undefined when `OIDC_ISSUER` is unset. */
@@ -159,6 +160,8 @@ export interface Config {
   smtpUrl: string | undefined;
   /** The From address of those emails. */
   mailFrom: string;
+  /** The bearer token `GET /metrics` asks of a caller off the loopback; unset: only loopback reads it. */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -249,5 +252,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     smtpUrl: values.SMTP_URL,
     mailFrom: values.MAIL_FROM ?? `Touchtrail <no-reply@${new URL(publicUrl).hostname}>`,
+    metricsToken: values.METRICS_TOKEN,
   };
 }

@@ -6,6 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import { SETUP_NONCE_SETTING, SETUP_TOKEN_SETTING } from './accounts/accounts.service.js';
+import { anyAccountExists, applySelfHostedSiteLimit } from './accounts/accounts.store.js';
 import type { Config } from './config.js';
 import { settleSetting, writeSetting } from './db/settings.js';
 import type { DB } from './db/types.js';
@@ -27,8 +28,7 @@ export async function prepareSetupToken(
   db: Kysely<DB>,
   config: Pick<Config, 'setupToken' | 'secretKey'>,
 ): Promise<string | null> {
-  const account = await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
-  if (account || config.setupToken) return null;
+  if ((await anyAccountExists(db)) || config.setupToken) return null;
   if (!config.secretKey) throw new Error('the server secret must be resolved before the setup token');
   const nonce = await settleSetting(db, SETUP_NONCE_SETTING, randomToken(24));
   const token = hmacHex(config.secretKey, `setup-token|${nonce}`).slice(0, 40);
@@ -42,12 +42,7 @@ export async function prepareSetupToken(
  * it again at every start makes a changed value take effect on restart, as operators expect.
  */
 export async function applySiteLimit(db: Kysely<DB>, config: Pick<Config, 'siteLimit'>): Promise<void> {
-  await db
-    .updateTable('accounts')
-    .set({ site_limit: config.siteLimit })
-    .where('plan', '=', 'self_hosted')
-    .where('site_limit', '<>', config.siteLimit)
-    .execute();
+  await applySelfHostedSiteLimit(db, config.siteLimit);
 }
 
 /** How often the setup token is printed again while no account exists. */
@@ -81,8 +76,7 @@ export function remindSetupToken(
     if (checking) return;
     checking = true;
     try {
-      const account = await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
-      if (account) stop();
+      if (await anyAccountExists(db)) stop();
       else print();
     } catch {
       // The database is away for a moment (or closing at shutdown): try again next time.

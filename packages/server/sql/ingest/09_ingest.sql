@@ -1,7 +1,9 @@
 -- One ingest batch, in the transaction of the statement that calls it (ingest/ingest.store.ts).
--- Returns a code per item, in order (see touchtrail_ingest_outcomes): r recorded, d duplicate,
--- u unknown site, x site scheduled for deletion, s stale site facts: nothing of such an item
--- was written, and the server sends it again with the current facts in stale_sites.
+-- Its steps are the `database` steps of ingest/pipeline.ts, in that order (pipeline.test.ts).
+-- Returns a letter per item, in order (see touchtrail_ingest_outcomes; ingest.store.ts names
+-- them): r recorded, d duplicate, u unknown site, x site scheduled for deletion, s stale site
+-- facts: nothing of such an item was written, and the server sends it again with the current
+-- facts in stale_sites.
 --
 -- p_locks are the writers' advisory locks (one per event id and per visitor, computed by the
 -- server), taken first and in order (touchtrail_take_writer_locks), so two writers never

@@ -7,7 +7,7 @@ import { requireAdmin } from '../access/admin.js';
 import { type Principal, SCOPES } from '../access/principal.js';
 import type { Config } from '../config.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { readSetting } from '../db/settings.js';
+import { claimSetting, deleteSettings, readSetting } from '../db/settings.js';
 import type { DB, Role, UsersTable } from '../db/types.js';
 import { AppError, notFound, unauthorized } from '../http/errors.js';
 import type { KeysService } from '../keys/keys.service.js';
@@ -72,12 +72,7 @@ export function createAccountsService(deps: {
       const userId = newId();
       return db.transaction().execute(async (trx) => {
         // The settings row is the one-time gate: of two concurrent setups, only one inserts it.
-        const gate = await trx
-          .insertInto('server_settings')
-          .values({ name: SETUP_DONE_SETTING, value: now.toISOString() })
-          .onConflict((oc) => oc.column('name').doNothing())
-          .executeTakeFirst();
-        if (Number(gate.numInsertedOrUpdatedRows ?? 0) === 0) {
+        if (!(await claimSetting(trx, SETUP_DONE_SETTING, now.toISOString()))) {
           throw new AppError(409, 'already_set_up', 'This server is already set up');
         }
         await store.insertAccount(trx, {
@@ -92,10 +87,7 @@ export function createAccountsService(deps: {
           { id: userId, email: input.email, password_hash: passwordHash, created_at: now },
           { account_id: accountId, role: 'admin' },
         );
-        await trx
-          .deleteFrom('server_settings')
-          .where('name', 'in', [SETUP_TOKEN_SETTING, SETUP_NONCE_SETTING])
-          .execute();
+        await deleteSettings(trx, [SETUP_TOKEN_SETTING, SETUP_NONCE_SETTING]);
         const key = await keys.mint(trx, {
           accountId,
           createdBy: userId,

@@ -4,6 +4,21 @@ import type { AccountsTable, DB, MembershipsTable, Role, UsersTable } from '../d
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
+/** Whether the server is set up: it has an account. */
+export async function anyAccountExists(db: Executor): Promise<boolean> {
+  return (await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** Sets the site cap of every self-hosted account that differs from `siteLimit`. */
+export async function applySelfHostedSiteLimit(db: Executor, siteLimit: number): Promise<void> {
+  await db
+    .updateTable('accounts')
+    .set({ site_limit: siteLimit })
+    .where('plan', '=', 'self_hosted')
+    .where('site_limit', '<>', siteLimit)
+    .execute();
+}
+
 export function countAccounts(db: Executor) {
   return db
     .selectFrom('accounts')

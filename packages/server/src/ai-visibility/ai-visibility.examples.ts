@@ -19,7 +19,7 @@ export const aiVisibilityExample = {
           { ai_source: 'perplexity', visits: 4 },
         ],
       },
-      conversions: 3.5,
+      conversions: 3,
       revenue_net_cents: 41900,
     },
     {

@@ -48,8 +48,7 @@ export function buildPageRows(parts: {
     row.ai_visits.total += visits;
     row.ai_visits.by_assistant.push({ ai_source, visits });
   }
-  for (const [page, conversions] of parts.money.conversions)
-    rowOf(page).conversions = conversions;
+  for (const [page, conversions] of parts.money.conversions) rowOf(page).conversions = conversions;
   for (const [page, revenue] of parts.money.revenue) rowOf(page).revenue_net_cents = roundMinor(revenue);
 
   const list = [...rows.values()].filter(

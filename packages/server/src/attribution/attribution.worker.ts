@@ -7,8 +7,9 @@
  * counted in the same transaction, then retried with exponential backoff; after
  * MAX_ATTEMPTS it stays `failed` with its last error.
  */
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { describeError } from '../db/errors.js';
+import { withSavepoint } from '../db/savepoints.js';
 import type { DB } from '../db/types.js';
 import type { Clock } from '../lib/clock.js';
 import { HOUR_MS } from '../lib/clock.js';
@@ -49,24 +50,23 @@ export function createAttributionWorker({
       const job = await store.claimDueJob(trx, now);
       if (!job) return null;
       const processed = { siteId: job.site_id, eventId: job.event_id };
-      await sql`savepoint attribution_job`.execute(trx);
-      try {
-        await attributeConversion(trx, job, now, hooks);
-        await store.finishJob(trx, job, now);
-        return { ...processed, outcome: 'done' } satisfies ProcessedJob;
-      } catch (error) {
-        await sql`rollback to savepoint attribution_job`.execute(trx);
-        const message = describeError(error).slice(0, MAX_ERROR_CHARS);
-        const attempts = job.attempts + 1;
-        const isFinal = attempts >= MAX_ATTEMPTS;
-        const runAfter = new Date(now.getTime() + retryDelayMs(attempts));
-        await store.recordFailure(trx, job, { attempts, isFinal, runAfter, error: message, now });
-        return {
-          ...processed,
-          outcome: isFinal ? 'failed' : 'retrying',
-          error: message,
-        } satisfies ProcessedJob;
-      }
+      return withSavepoint(
+        trx,
+        'attribution_job',
+        async (): Promise<ProcessedJob> => {
+          await attributeConversion(trx, job, now, hooks);
+          await store.finishJob(trx, job, now);
+          return { ...processed, outcome: 'done' };
+        },
+        async (error): Promise<ProcessedJob> => {
+          const message = describeError(error).slice(0, MAX_ERROR_CHARS);
+          const attempts = job.attempts + 1;
+          const isFinal = attempts >= MAX_ATTEMPTS;
+          const runAfter = new Date(now.getTime() + retryDelayMs(attempts));
+          await store.recordFailure(trx, job, { attempts, isFinal, runAfter, error: message, now });
+          return { ...processed, outcome: isFinal ? 'failed' : 'retrying', error: message };
+        },
+      );
     });
   }
 

@@ -8,7 +8,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { AttributionModel, DB } from '../db/types.js';
 import { visitsTowardConversion } from '../identity/identity.sql.js';
-import { perEuroOn, rateDayOn } from '../rates/exchange.js';
+import { perEuroOn, rateDayOn } from '../rates/exchange.sql.js';
 import { creditedSourceOf } from '../revenue/credited-source.sql.js';
 
 /** Larger stored properties are never sent to the application (the listing nulls them anyway). */

@@ -6,8 +6,7 @@
  * Email addresses and phone numbers in a path's query string are redacted like page URLs.
  */
 import { randomUUID } from 'node:crypto';
-import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
-import type { CrawlerHitsTable, DailyCrawlerHitsTable, DailyCrawlerPathsTable } from '../db/crawler-types.js';
+import type { Kysely } from 'kysely';
 import { isDataError } from '../db/errors.js';
 import type { DB } from '../db/types.js';
 import { AppError, badInput, unauthorized } from '../http/errors.js';
@@ -18,6 +17,7 @@ import { storableText } from '../lib/storable-text.js';
 import { siteSuspended } from '../sites/site-intake.js';
 import type { SitesService } from '../sites/sites.service.js';
 import { classifyCrawler } from './classify-crawler.js';
+import { storeHits } from './crawler-hits.store.js';
 import type { CrawlerRanges } from './crawler-ranges.js';
 
 export interface CrawlerHitInput {
@@ -43,53 +43,6 @@ function pathOf(raw: string): string {
     return (url.pathname + url.search).slice(0, 2048);
   } catch {
     return raw.slice(0, 2048);
-  }
-}
-
-/** A status the site answered with that is not a page: a redirect, not-found, an error. */
-const isNon2xx = (status: number | null) => status !== null && (status < 200 || status > 299);
-
-/** Adds the batch's hits to daily_crawler_paths, spoofed ones left out, in key order. */
-async function addPathHits(
-  trx: Transaction<DB>,
-  rows: Pick<
-    Selectable<CrawlerHitsTable>,
-    'site_id' | 'occurred_at' | 'operator' | 'path' | 'status' | 'verified'
-  >[],
-): Promise<void> {
-  const counts = new Map<string, Omit<Selectable<DailyCrawlerPathsTable>, 'path_key'>>();
-  for (const row of rows) {
-    if (row.verified === false) continue;
-    const day = row.occurred_at.toISOString().slice(0, 10);
-    const key = JSON.stringify([row.site_id, day, row.operator, row.path]);
-    const entry = counts.get(key) ?? {
-      site_id: row.site_id,
-      day,
-      operator: row.operator,
-      path: row.path,
-      hits: 0,
-      non_2xx_hits: 0,
-    };
-    entry.hits += 1;
-    if (isNon2xx(row.status)) entry.non_2xx_hits += 1;
-    counts.set(key, entry);
-  }
-  const entries = [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, entry]) => entry);
-  for (let start = 0; start < entries.length; start += 1000) {
-    await trx
-      .insertInto('daily_crawler_paths')
-      .values(
-        entries
-          .slice(start, start + 1000)
-          .map((entry) => ({ ...entry, path_key: sql<string>`md5(${entry.path})::uuid` })),
-      )
-      .onConflict((oc) =>
-        oc.columns(['site_id', 'day', 'operator', 'path_key']).doUpdateSet({
-          hits: sql`daily_crawler_paths.hits + excluded.hits`,
-          non_2xx_hits: sql`daily_crawler_paths.non_2xx_hits + excluded.non_2xx_hits`,
-        }),
-      )
-      .execute();
   }
 }
 
@@ -135,45 +88,7 @@ export function createCrawlerHitsService({
               })
             : [],
         );
-        for (let start = 0; start < rows.length; start += 1000) {
-          await trx
-            .insertInto('crawler_hits')
-            .values(rows.slice(start, start + 1000))
-            .execute();
-        }
-        const daily = new Map<string, Selectable<DailyCrawlerHitsTable>>();
-        for (const row of rows) {
-          const day = row.occurred_at.toISOString().slice(0, 10);
-          const key = `${row.site_id}|${day}|${row.crawler}`;
-          const entry = daily.get(key) ?? {
-            site_id: row.site_id,
-            day,
-            crawler: row.crawler,
-            operator: row.operator,
-            purpose: row.purpose,
-            hits: 0,
-            verified_hits: 0,
-            spoofed_hits: 0,
-          };
-          if (row.verified === false) entry.spoofed_hits += 1;
-          else entry.hits += 1;
-          if (row.verified === true) entry.verified_hits += 1;
-          daily.set(key, entry);
-        }
-        if (daily.size > 0) {
-          await trx
-            .insertInto('daily_crawler_hits')
-            .values([...daily.values()])
-            .onConflict((oc) =>
-              oc.columns(['site_id', 'day', 'crawler']).doUpdateSet({
-                hits: sql`daily_crawler_hits.hits + excluded.hits`,
-                verified_hits: sql`daily_crawler_hits.verified_hits + excluded.verified_hits`,
-                spoofed_hits: sql`daily_crawler_hits.spoofed_hits + excluded.spoofed_hits`,
-              }),
-            )
-            .execute();
-        }
-        await addPathHits(trx, rows);
+        await storeHits(trx, rows);
         return batches.map(outcomeOf);
       });
     },

@@ -6,11 +6,12 @@
  * list for that crawler, or a list too old to trust).
  */
 import ipaddr from 'ipaddr.js';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import { type Clock, DAY_MS, MINUTE_MS } from '../lib/clock.js';
 import { FETCH_FILE_TIMEOUT_MS, FetchFileError, fetchFile, shownUrl } from '../lib/fetch-file.js';
 import { CRAWLER_RANGE_SOURCES } from './crawler-ranges.data.js';
+import { readRangeLists, saveRangeList } from './crawler-ranges.store.js';
 
 /** The lists are a few kilobytes; a larger file is not one of them. */
 const MAX_LIST_BYTES = 2 * 1024 * 1024;
@@ -94,22 +95,12 @@ export async function refreshCrawlerRanges(deps: {
         signal: deps.signal,
       });
       const prefixes = parseRangeList(text);
-      await deps.db
-        .insertInto('crawler_ip_ranges')
-        .values({
-          crawler,
-          source_url: shownUrl(url),
-          prefixes: JSON.stringify(prefixes),
-          fetched_at: deps.clock.now(),
-        })
-        .onConflict((oc) =>
-          oc.column('crawler').doUpdateSet({
-            source_url: (eb) => eb.ref('excluded.source_url'),
-            prefixes: (eb) => eb.ref('excluded.prefixes'),
-            fetched_at: (eb) => eb.ref('excluded.fetched_at'),
-          }),
-        )
-        .execute();
+      await saveRangeList(deps.db, {
+        crawler,
+        sourceUrl: shownUrl(url),
+        prefixes,
+        fetchedAt: deps.clock.now(),
+      });
       report.refreshed.push({ crawler, prefixes: prefixes.length });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -140,10 +131,7 @@ export function createCrawlerRanges(deps: {
   let loading: Promise<void> | undefined;
 
   async function load(): Promise<void> {
-    const rows = await db
-      .selectFrom('crawler_ip_ranges')
-      .select(['crawler', 'fetched_at', sql<string[]>`prefixes`.as('prefixes')])
-      .execute();
+    const rows = await readRangeLists(db);
     const ranges = new Map<string, { fetchedAt: number; ranges: Range[] }>();
     for (const row of rows) {
       const list = (Array.isArray(row.prefixes) ? row.prefixes : []).flatMap((prefix): Range[] => {

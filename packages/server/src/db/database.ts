@@ -93,19 +93,22 @@ async function openPGlite(target: { dataDir?: string; loadDataDir?: Blob }): Pro
   return { ...database, snapshot: () => pglite.dumpDataDir('none') };
 }
 
+/** Whether the database answers a trivial query. */
+export async function isReachable(db: Kysely<DB>): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function wrap(db: Kysely<DB>, kind: DatabaseKind, close: () => Promise<void>): Database {
   let closing: Promise<void> | undefined;
   return {
     db,
     kind,
-    async ping() {
-      try {
-        await sql`select 1`.execute(db);
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ping: () => isReachable(db),
     close() {
       closing ??= close();
       return closing;

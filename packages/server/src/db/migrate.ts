@@ -7,7 +7,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { type Kysely, sql } from 'kysely';
-import { MIGRATION_LOCK_ID } from './advisory-locks.js';
+import { holdTransactionLock, MIGRATION_LOCK_ID } from './advisory-locks.js';
 import { applySqlSources, SQL_SOURCES_DIR } from './sql-sources.js';
 import type { DB } from './types.js';
 
@@ -21,7 +21,7 @@ export async function migrate(
   const files = (await readdir(dir)).filter((name) => /^\d{3}_[a-z0-9_]+\.sql$/.test(name)).sort();
   // Under the lock too: two processes creating the table at once collide in the catalog.
   await db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`.execute(trx);
+    await holdTransactionLock(trx, MIGRATION_LOCK_ID);
     await sql`create table if not exists schema_migrations (
       name text primary key,
       applied_at timestamptz not null default now()
@@ -31,7 +31,7 @@ export async function migrate(
   for (const name of files) {
     const script = await readFile(new URL(name, `file://${dir}`), 'utf8');
     await db.transaction().execute(async (trx) => {
-      await sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`.execute(trx);
+      await holdTransactionLock(trx, MIGRATION_LOCK_ID);
       const done = await trx
         .selectFrom('schema_migrations')
         .select('name')

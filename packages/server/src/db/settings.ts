@@ -28,3 +28,21 @@ export async function writeSetting(db: Kysely<DB>, name: string, value: string):
     .onConflict((oc) => oc.column('name').doUpdateSet({ value }))
     .execute();
 }
+
+/** Stores `value` when the name holds none yet; true when this call stored it (a one-time gate). */
+export async function claimSetting(db: Kysely<DB>, name: string, value: string): Promise<boolean> {
+  const result = await db
+    .insertInto('server_settings')
+    .values({ name, value })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function deleteSettings(db: Kysely<DB>, names: readonly string[]): Promise<void> {
+  if (names.length === 0) return;
+  await db
+    .deleteFrom('server_settings')
+    .where('name', 'in', [...names])
+    .execute();
+}

@@ -1,5 +1,5 @@
 /** Row types of the shared-link tables (migration 025). */
-import type { Timestamp } from './column-types.js';
+import type { NullableTimestamp, Timestamp } from './column-types.js';
 
 export interface SharedLinksTable {
   id: string;
@@ -12,7 +12,7 @@ export interface SharedLinksTable {
   password_hash: string | null;
   created_by: string | null;
   created_at: Timestamp;
-  revoked_at: Timestamp | null;
+  revoked_at: NullableTimestamp;
 }
 
 export interface SharedLinkAccessTable {

@@ -11,7 +11,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Kysely, sql } from 'kysely';
-import { MIGRATION_LOCK_ID } from './advisory-locks.js';
+import { holdTransactionLock, MIGRATION_LOCK_ID } from './advisory-locks.js';
 import type { DB } from './types.js';
 
 export const SQL_SOURCES_DIR = fileURLToPath(new URL('../../sql/', import.meta.url));
@@ -40,7 +40,7 @@ async function readSources(dir: string): Promise<SqlSource[]> {
 export async function applySqlSources(db: Kysely<DB>, dir = SQL_SOURCES_DIR): Promise<string[]> {
   const sources = await readSources(dir);
   return db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`.execute(trx);
+    await holdTransactionLock(trx, MIGRATION_LOCK_ID);
     await sql`create table if not exists sql_sources (
       name text primary key,
       checksum text not null,

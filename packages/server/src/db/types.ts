@@ -1,4 +1,4 @@
-/** Row types of every table, as Kysely sees them. Keep in step with `migrations/`. */
+/** Row types of every table, as Kysely sees them; db/row-types.test.ts checks them against `migrations/`. */
 import type { Generated, JSONColumnType } from 'kysely';
 import type { AttributionModel, NullableTimestamp, Region, Role, Timestamp } from './column-types.js';
 import type { CrawlerTables } from './crawler-types.js';

@@ -6,7 +6,8 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/types.js';
 import type { Instants } from '../stats/grain.js';
-import { EVENT_TYPE_SQL, type EventType, isEventTypeSql } from './event-types.js';
+import type { EventType } from './event-types.js';
+import { EVENT_TYPE_SQL, isEventTypeSql } from './event-types.sql.js';
 
 export const MAX_NAMES = 1000;
 

@@ -5,9 +5,8 @@
  * visit, so GET /v1/visitors/{handle} answers for it; for anyone with at most 50 visitor ids it
  * is the very handle the visitor reports list.
  */
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
-import { isEventOfPeople, personLinks } from '../identity/identity.sql.js';
 import type { HandleCodec } from '../visitors/visitor-handles.js';
 import {
   findFirstVisitsOfKeys,
@@ -38,28 +37,6 @@ export async function personOfHandle(
   const sender = await findSenderOfVisit(db, siteId, subject.visitId);
   if (!sender) return null;
   return sender.person_key ? { personKey: sender.person_key } : { visitorId: sender.visitor_id };
-}
-
-/** Events of `events e` sent by this person. */
-export function isEventOfPersonSql(siteId: string, person: Person): RawBuilder<boolean> {
-  if ('visitorId' in person) return isEventOfPeople({ visitorIds: [person.visitorId], personKeys: [] });
-  return sql<boolean>`(e.visitor_id in (
-      select l.visitor_id from ${personLinks(siteId)} l where l.person_key = ${person.personKey})
-    or (e.visitor_id is null and e.person_key = ${person.personKey}))`;
-}
-
-/**
- * Pageviews of `events e` sent by this person, found through their visits: a pageview always
- * belongs to a visit of its own visitor id, and (site_id, visit_id) is indexed for pageviews
- * where (site_id, visitor_id) is not.
- */
-export function isPageviewOfPersonSql(siteId: string, person: Person): RawBuilder<boolean> {
-  const visitorIds =
-    'visitorId' in person
-      ? sql`(${person.visitorId})`
-      : sql`(select l.visitor_id from ${personLinks(siteId)} l where l.person_key = ${person.personKey})`;
-  return sql<boolean>`e.visit_id in (
-    select v.id from visits v where v.site_id = ${siteId} and v.visitor_id in ${visitorIds})`;
 }
 
 /** The handle of each event's person (null when they have no visit), keyed by `senderKey`. */

@@ -12,8 +12,10 @@ import type { Instants } from '../stats/grain.js';
 import { VISIT_DIMENSION_SQL } from '../stats/visit-columns.js';
 import { isPaymentOfVisit } from '../visits/visit-conversions.sql.js';
 import type { EventCursor } from './event-cursor.js';
-import { isEventOfPersonSql, isPageviewOfPersonSql, type Person } from './event-people.js';
-import { EVENT_TYPE_SQL, type EventType, isEventTypeSql, PAGEVIEW_NAME } from './event-types.js';
+import type { Person } from './event-people.js';
+import { isEventOfPersonSql, isPageviewOfPersonSql } from './event-people.sql.js';
+import { type EventType, PAGEVIEW_NAME } from './event-types.js';
+import { EVENT_TYPE_SQL, isEventTypeSql } from './event-types.sql.js';
 
 /** Larger stored properties are never sent to the application (the listing nulls them anyway). */
 const PROPERTIES_TRANSFER_LIMIT_BYTES = 65_536;

@@ -1,6 +1,6 @@
 /** SQL of the saved funnels. Steps are stored as the JSON the API checked (funnel-steps.ts). */
-import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
-import { lockIdOf } from '../db/advisory-locks.js';
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import { funnelSetLockId, holdTransactionLock } from '../db/advisory-locks.js';
 import type { DB, FunnelsTable } from '../db/types.js';
 import type { FunnelStep } from './funnel-steps.js';
 
@@ -41,7 +41,7 @@ export async function findFunnel(db: Executor, siteId: string, id: string): Prom
 
 /** Serialises creations on one site, so two at once cannot both pass the per-site limit. */
 export async function lockFunnelSet(trx: Transaction<DB>, siteId: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(${lockIdOf(`funnels:${siteId}`)}::bigint)`.execute(trx);
+  await holdTransactionLock(trx, funnelSetLockId(siteId));
 }
 
 export async function countFunnels(db: Executor, siteId: string): Promise<number> {

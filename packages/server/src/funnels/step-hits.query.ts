@@ -6,7 +6,7 @@
  */
 import { type RawBuilder, sql } from 'kysely';
 import type { EventStep, FunnelStep } from './funnel-steps.js';
-import { pathMatches } from './page-path.js';
+import { pathMatches } from './page-path.sql.js';
 
 export interface StepHitsQuery {
   siteId: string;

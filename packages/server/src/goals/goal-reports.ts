@@ -13,9 +13,9 @@ import type { SitesService } from '../sites/sites.service.js';
 import { planMetrics } from '../stats/metric-rules.js';
 import { answerStatsQuery } from '../stats/planner.js';
 import type { Dimension, Metric } from '../stats/stats-vocabulary.js';
-import { goalCompletionsByDay } from './goal-completions-by-day.js';
+import { goalCompletionsByDay } from './goal-completions-by-day.query.js';
 import { goalNameProblem } from './goal-names.js';
-import { goalPropertyValues } from './goal-property-values.js';
+import { goalPropertyValues } from './goal-property-values.query.js';
 import type { TimeseriesExtra } from './goals.schemas.js';
 
 /**

@@ -1,5 +1,6 @@
 /** SQL of the goal registry. Names sort bytewise (`collate "C"`), the same on every server. */
 import { type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
+import { goalSetLockId, holdTransactionLock } from '../db/advisory-locks.js';
 import type { GoalsTable } from '../db/ingest-types.js';
 import type { DB } from '../db/types.js';
 
@@ -106,9 +107,9 @@ export async function goalIdsOfSite(db: Executor, siteId: string, ids: string[])
 
 /**
  * Serialises changes to the site's set of goals until the transaction ends. It is the lock the
- * ingest batch takes to register goals (`touchtrail_goals_lock_id`, migration 014), so creating
- * or unarchiving a goal never races automatic registration past the limit.
+ * ingest batch takes to register goals (`touchtrail_goals_lock_id`, the same id in SQL), so
+ * creating or unarchiving a goal never races automatic registration past the limit.
  */
 export async function lockGoalSet(trx: Transaction<DB>, siteId: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(touchtrail_goals_lock_id(${siteId}::uuid))`.execute(trx);
+  await holdTransactionLock(trx, goalSetLockId(siteId));
 }

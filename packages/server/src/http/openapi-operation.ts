@@ -23,9 +23,17 @@ const CREDENTIAL_NAME: Record<CredentialKind, string> = {
   share: "a shared link's access token",
 };
 
-/** Routes that check a credential of their own in an `onRequest` hook instead of `config.auth`. */
-const OWN_CREDENTIALS: Record<string, { scheme: string; name: string }> = {
+/**
+ * Routes that check a credential of their own instead of `config.auth`; `inProcess` when the
+ * check needs no database (so no 503 for a failed check).
+ */
+const OWN_CREDENTIALS: Record<string, { scheme: string; name: string; inProcess?: boolean }> = {
   'POST /v1/crawler/hits': { scheme: 'botToken', name: 'a bot token' },
+  'GET /metrics': {
+    scheme: 'metricsToken',
+    name: 'none from the loopback; elsewhere the `METRICS_TOKEN` bearer token',
+    inProcess: true,
+  },
 };
 
 /** Areas whose body says 503 when the credential check fails; goals and conversions say 500. */
@@ -35,7 +43,7 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 interface RouteFacts {
   area: Area;
   auth?: RouteAuth;
-  own?: { scheme: string; name: string };
+  own?: { scheme: string; name: string; inProcess?: boolean };
   isUnsafe: boolean;
   hasLimits: boolean;
   hasBody: boolean;
@@ -97,7 +105,7 @@ function standardErrors(facts: RouteFacts): Map<number, string> {
   }
   if (auth?.accepts.includes('session') && facts.isUnsafe) add(403, 'a session request from another origin');
   if (facts.hasLimits) add(429, 'too many requests; retry after the seconds in `Retry-After`');
-  if (isAuthenticated && ANSWERS_503.has(area)) {
+  if (isAuthenticated && !facts.own?.inProcess && ANSWERS_503.has(area)) {
     add(503, 'the credential could not be checked (the database is unavailable); retry');
   }
   const sentence = (parts: string[]) => {

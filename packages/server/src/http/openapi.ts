@@ -34,6 +34,12 @@ const SECURITY_SCHEMES = {
     description:
       'A bot token, `Authorization: Bearer tt_bot_…`, for the crawler middleware reporting AI crawler hits of one site.',
   },
+  metricsToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'The server’s `METRICS_TOKEN`, `Authorization: Bearer …`, for a scraper of `GET /metrics` off the loopback.',
+  },
 } as const;
 
 export async function installOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {

@@ -3,8 +3,9 @@
  * `--role ingest` and `--role worker` split the work across processes sharing one PostgreSQL.
  * An ingest process answers the tracker and the server-to-server posts, an api process the
  * rest; a worker serves only the health checks and runs the background jobs (main.ts), which
- * `all` runs too. Every route stays registered, so the OpenAPI document is whole in any role;
- * a path the role does not serve answers the ordinary 404, before authentication or limits.
+ * `all` runs too. Every role answers the health checks and its own /metrics. Every route stays
+ * registered, so the OpenAPI document is whole in any role; a path the role does not serve
+ * answers the ordinary 404, before authentication or limits.
  */
 import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
@@ -12,7 +13,8 @@ import type { FastifyInstance } from 'fastify';
 export const SERVER_ROLES = ['all', 'api', 'ingest', 'worker'] as const;
 export type ServerRole = (typeof SERVER_ROLES)[number];
 
-const HEALTH_PATHS = new Set(['/healthz', '/readyz']);
+/** Every process answers for itself: its health, and its figures (metrics/). */
+const EVERY_ROLE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 export const runsBackgroundJobs = (role: ServerRole) => role === 'all' || role === 'worker';
 
@@ -21,7 +23,7 @@ export function installRole(app: FastifyInstance, role: ServerRole, ingestPaths:
   const ingest = new Set(ingestPaths);
   app.addHook('onRequest', (request, reply, done) => {
     const path = request.routeOptions.url;
-    if (path === undefined || HEALTH_PATHS.has(path)) return done();
+    if (path === undefined || EVERY_ROLE_PATHS.has(path)) return done();
     const isIngest = ingest.has(path);
     if ((role === 'api' && !isIngest) || (role === 'ingest' && isIngest)) return done();
     reply.callNotFound();

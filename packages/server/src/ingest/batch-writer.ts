@@ -15,20 +15,14 @@ import type { Clock } from '../lib/clock.js';
 import { toMinorUnits } from '../lib/money.js';
 import { classifySource } from '../sources/classify-source.js';
 import * as store from './ingest.store.js';
-import type { IngestItem, IngestOutcome } from './ingest-item.js';
+import type { IngestItem } from './ingest-item.js';
+import type { CommitOutcome } from './pipeline.js';
 import { campaignOf, sourceKeyOf } from './sessionize.js';
 
 /** Sites whose facts a process keeps; beyond that the oldest are forgotten (and read again). */
 const KNOWN_SITES_CAP = 10_000;
 /** Calls for one batch while its sites' facts keep changing; beyond that the batch fails. */
 const MAX_CALLS = 3;
-
-const OUTCOMES: Record<Exclude<store.OutcomeCode, 's'>, IngestOutcome> = {
-  r: 'recorded',
-  d: 'duplicate',
-  u: 'unknown_site',
-  x: 'site_deleted',
-};
 
 /**
  * What a writer holds while it writes an item: its event id, so that two processes given one
@@ -49,8 +43,8 @@ export function createBatchWriter({ db, clock }: { db: Kysely<DB>; clock: Clock 
     knownSites.set(facts.snippet_key, facts);
   };
 
-  return async function writeBatch(items: IngestItem[]): Promise<IngestOutcome[]> {
-    const outcomes: IngestOutcome[] = items.map(() => 'unknown_site');
+  return async function writeBatch(items: IngestItem[]): Promise<CommitOutcome[]> {
+    const outcomes: CommitOutcome[] = items.map(() => 'unknown_site');
     let pending = items.map((_, index) => index);
     for (let call = 1; pending.length > 0; call += 1) {
       if (call > MAX_CALLS) throw new Error('the settings of a site changed during every call for its batch');
@@ -60,18 +54,18 @@ export function createBatchWriter({ db, clock }: { db: Kysely<DB>; clock: Clock 
         const known = knownSites.get(item.snippetKey);
         if (known) facts.set(item.snippetKey, known);
       }
-      const { codes, staleSites } = await store.ingestBatch(db, {
+      const answer = await store.ingestBatch(db, {
         lockIds: sortedLockIds(batch.flatMap(lockKeysOf)),
         facts: [...facts.values()],
         rows: batch.map((item, index) => rowOf(item, index + 1, facts.get(item.snippetKey))),
         now: clock.now(),
         goalLimit: GOALS_PER_SITE,
       });
-      for (const site of staleSites) remember(site);
+      for (const site of answer.staleSites) remember(site);
       pending = pending.filter((itemIndex, index) => {
-        const code = codes[index] as store.OutcomeCode;
-        if (code === 's') return true;
-        outcomes[itemIndex] = OUTCOMES[code];
+        const outcome = answer.outcomes[index] as store.BatchOutcome;
+        if (outcome === 'stale_site_facts') return true;
+        outcomes[itemIndex] = outcome;
         return false;
       });
     }

@@ -12,6 +12,7 @@ import { collectPayloadSchema } from './collect.schemas.js';
 import type { GeoLookup } from './geo.js';
 import { collectAcceptedExample } from './ingest.examples.js';
 import type { IngestService } from './ingest.service.js';
+import { countRefusedRequests } from './refused-requests.js';
 
 export const INGEST_BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -55,6 +56,7 @@ export function registerCollectRoutes(
       deps.collectPath,
       {
         bodyLimit: INGEST_BODY_LIMIT_BYTES,
+        onError: countRefusedRequests(deps.ingest),
         // The answers are the few fixed objects below and the error handler's bodies; checking
         // each against its schema (the app's zod serializer) cost more than writing it.
         serializerCompiler: () => (data) => JSON.stringify(data),

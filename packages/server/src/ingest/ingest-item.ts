@@ -28,6 +28,3 @@ export interface IngestItem {
   /** Server events: the key's account and site restriction; a site outside them is unknown. */
   access?: { accountId: string; siteId: string | null };
 }
-
-/** Why an item was not stored; `recorded` and `duplicate` are both acknowledged. */
-export type IngestOutcome = 'recorded' | 'duplicate' | 'unknown_site' | 'site_deleted';

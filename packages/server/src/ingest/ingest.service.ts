@@ -1,38 +1,36 @@
 /**
- * The ingest pipeline, as named steps: parse (routes) → drop bots → enrich (device, location,
- * personal data removed, identity hashed) → group commit (batch-writer.ts), which resolves the
- * site and answers each request once its batch is committed. Drops are counted by reason.
+ * The ingest service runs the steps of pipeline.ts that happen per item, in their order: drop
+ * bots (tracker payloads) or check the time (server events), enrich, then group commit into the
+ * batch writer (batch-writer.ts), which answers each request once its batch is committed. Every
+ * item's end is told to the observer (/metrics); bots are also counted per site.
  */
-import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { KeyPrincipal } from '../access/principal.js';
 import { isDataError } from '../db/errors.js';
 import type { DB } from '../db/types.js';
-import { AppError, badInput } from '../http/errors.js';
-import { emailPersonKey, personKeyFor, userPersonKey } from '../identity/person-key.js';
-import { type Clock, HOUR_MS } from '../lib/clock.js';
+import { AppError } from '../http/errors.js';
+import type { Clock } from '../lib/clock.js';
 import { GroupCommitter } from '../lib/group-commit.js';
-import { redactProperties, redactUrl } from '../lib/redact.js';
-import { storableText } from '../lib/storable-text.js';
 import { siteSuspended } from '../sites/site-intake.js';
-import { countRefusal } from '../sites/site-refusals.js';
+import { countRefusal, type RefusalReason } from '../sites/site-refusals.js';
 import { createBatchWriter } from './batch-writer.js';
 import type { CollectPayload, ServerEvent } from './collect.schemas.js';
 import { createDeviceParser } from './device.js';
+import { browserItem, checkServerEventTime, serverItem } from './enrich.js';
 import type { Location } from './geo.js';
 import * as ingestStore from './ingest.store.js';
-import type { IngestItem, IngestOutcome } from './ingest-item.js';
-
-export type DropReason = 'bot' | 'unknown_site' | 'site_deleted';
+import type { IngestItem } from './ingest-item.js';
+import type { CommitOutcome, DropReason, IngestObserver } from './pipeline.js';
 
 export interface RequestContext {
   userAgent: string | undefined;
   location: Location;
 }
 
-const MAX_FUTURE_MS = 24 * HOUR_MS;
-const NO_DEVICE = { device_type: '', os: '', browser: '' };
-const NOWHERE = { country_code: '', city: '' };
+/** Every reason the per-site refusal counts hold is one of the pipeline's drop reasons. */
+const SITE_REFUSALS = { bot: 'bot' } as const satisfies Record<RefusalReason, DropReason>;
+
+const NO_OBSERVER: IngestObserver = { item() {}, dropped() {}, batch() {} };
 
 export function createIngestService(deps: {
   db: Kysely<DB>;
@@ -41,29 +39,57 @@ export function createIngestService(deps: {
   batch?: { maxBatch: number; maxWaitMs: number };
 }) {
   const { clock, secretKey } = deps;
-  const committer = new GroupCommitter<IngestItem, IngestOutcome>(createBatchWriter({ db: deps.db, clock }), {
-    ...(deps.batch ?? { maxBatch: 500, maxWaitMs: 0 }),
-    isItemError: isDataError,
-  });
+  let observer = NO_OBSERVER;
+  const writeBatch = createBatchWriter({ db: deps.db, clock });
+  const committer = new GroupCommitter<IngestItem, CommitOutcome>(
+    async (items) => {
+      const started = performance.now();
+      const outcomes = await writeBatch(items);
+      observer.batch({ items: items.length, seconds: (performance.now() - started) / 1000 });
+      return outcomes;
+    },
+    { ...(deps.batch ?? { maxBatch: 500, maxWaitMs: 0 }), isItemError: isDataError },
+  );
   const devices = createDeviceParser();
-  const drops: Record<DropReason, number> = { bot: 0, unknown_site: 0, site_deleted: 0 };
+  let waiting = 0;
 
-  async function commit(item: IngestItem): Promise<IngestOutcome> {
-    let outcome: IngestOutcome;
+  async function commit(item: IngestItem): Promise<'recorded' | 'duplicate'> {
+    let outcome: CommitOutcome;
+    waiting += 1;
     try {
       outcome = await committer.submit(item);
     } catch (error) {
+      observer.item('failed');
       // Nothing of the failed batch was committed; the client retries with the same event id.
       throw new AppError(503, 'unavailable', 'Could not record the event; retry', {}, error);
+    } finally {
+      waiting -= 1;
     }
-    if (outcome === 'unknown_site' || outcome === 'site_deleted') drops[outcome] += 1;
-    if (outcome === 'unknown_site') throw new AppError(404, 'not_found', 'Unknown site key');
-    if (outcome === 'site_deleted') throw siteSuspended();
+    if (outcome === 'unknown_site') {
+      observer.dropped(outcome);
+      throw new AppError(404, 'not_found', 'Unknown site key');
+    }
+    if (outcome === 'site_deleted') {
+      observer.dropped(outcome);
+      throw siteSuspended();
+    }
+    observer.item(outcome);
     return outcome;
   }
 
   return {
-    drops,
+    /** Replaces the observer told of each item's end and each batch (the metrics module's). */
+    observe(next: IngestObserver) {
+      observer = next;
+    },
+
+    /** Items of this process waiting for their batch to commit. */
+    waiting: () => waiting,
+
+    /** An item the routes refused before it reached the service (rate limit, bad body). */
+    refused(reason: DropReason) {
+      observer.dropped(reason);
+    },
 
     /** One tracker payload. Bots are acknowledged and not stored. */
     async collect(
@@ -71,71 +97,34 @@ export function createIngestService(deps: {
       context: RequestContext,
     ): Promise<'recorded' | 'duplicate' | 'bot'> {
       if (devices.isBot(context.userAgent)) {
-        drops.bot += 1;
+        observer.dropped('bot');
         // Best-effort: the count is a hint for the install card, and a bot's answer never
         // depended on the database; losing one count (database down) must not fail it.
-        await countRefusal(deps.db, { snippetKey: payload.site, reason: 'bot', at: clock.now() }).catch(
-          () => undefined,
-        );
+        await countRefusal(deps.db, {
+          snippetKey: payload.site,
+          reason: SITE_REFUSALS.bot,
+          at: clock.now(),
+        }).catch(() => undefined);
         return 'bot';
       }
-      const now = clock.now();
-      return commit({
-        origin: 'browser',
-        snippetKey: payload.site,
-        type: payload.type,
-        eventId: payload.eid,
-        visitorId: payload.vid,
-        personKey: payload.type === 'identify' ? personKeyFor(secretKey, payload.uid) : null,
-        name: payload.type === 'event' ? payload.name : null,
-        url: redactUrl(payload.url),
-        referrer: payload.type === 'pageview' ? storableText(payload.ref ?? '') : '',
-        properties: payload.type === 'event' ? redactProperties(payload.props ?? {}) : null,
-        value:
-          payload.type === 'event' && payload.value !== undefined
-            ? { amount: payload.value, currency: payload.currency ?? null }
-            : null,
-        engagedMs: payload.type === 'engagement' ? payload.engaged_ms : 0,
-        occurredAt: now,
-        receivedAt: now,
-        device: devices.describe(context.userAgent, payload.sw),
-        location: context.location,
-      }) as Promise<'recorded' | 'duplicate'>;
+      return commit(
+        browserItem(payload, {
+          device: devices.describe(context.userAgent, payload.sw),
+          location: context.location,
+          secretKey,
+          now: clock.now(),
+        }),
+      );
     },
 
     /** A conversion event reported by the site's own server. */
     async recordServerEvent(principal: KeyPrincipal, event: ServerEvent) {
       const now = clock.now();
-      const occurredAt = event.timestamp ? new Date(event.timestamp) : now;
-      if (occurredAt.getTime() > now.getTime() + MAX_FUTURE_MS) {
-        throw badInput('timestamp', 'timestamp is more than 24 hours in the future');
-      }
-      // The user id names the person; the email, when sent too, also links the visitor, so a
-      // payment that carries only the email finds this visitor's visits.
-      const emailKey = event.email ? emailPersonKey(secretKey, event.email) : null;
-      const personKey = event.user_id ? userPersonKey(secretKey, event.user_id) : emailKey;
-      const eventId = event.event_id ?? `srv_${randomUUID()}`;
-      const status = await commit({
-        origin: 'server',
-        snippetKey: event.site_id,
-        type: 'event',
-        eventId,
-        visitorId: event.visitor_id ?? null,
-        personKey,
-        ...(event.user_id && emailKey ? { emailKey } : {}),
-        name: event.name,
-        url: '',
-        referrer: '',
-        properties: redactProperties(event.properties ?? {}),
-        value: event.value === undefined ? null : { amount: event.value, currency: event.currency ?? null },
-        engagedMs: 0,
-        occurredAt,
-        receivedAt: now,
-        device: NO_DEVICE,
-        location: NOWHERE,
-        access: { accountId: principal.accountId, siteId: principal.siteId },
-      });
-      return { status, event_id: eventId };
+      // A refused time is counted with the other bad bodies, by the route (countRefusals).
+      const occurredAt = checkServerEventTime(event, now);
+      const item = serverItem(principal, event, { occurredAt, secretKey, now });
+      const status = await commit(item);
+      return { status, event_id: item.eventId };
     },
 
     /**

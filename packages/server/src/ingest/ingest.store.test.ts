@@ -5,7 +5,7 @@ import { lockIdOf, sortedLockIds } from '../db/advisory-locks.js';
 import { useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import { newEventId, newVisitorId } from './ingest.fixtures.js';
-import { type IngestRow, ingestBatch, type SiteFacts } from './ingest.store.js';
+import { type IngestRow, ingestBatch, type SiteFacts, SQL_ROW_TYPES } from './ingest.store.js';
 
 describe('the ingest batch call (touchtrail_ingest)', () => {
   const t = useTestApp();
@@ -42,7 +42,7 @@ describe('the ingest batch call (touchtrail_ingest)', () => {
       .where('id', '=', siteId)
       .executeTakeFirstOrThrow();
 
-  it('answers a code per item, in order: recorded, duplicate, unknown site, site deleted', async () => {
+  it('answers an outcome per item, in order: recorded, duplicate, unknown site, site deleted', async () => {
     const site = await insertSite(t, t.owner.accountId);
     const deleted = await insertSite(t, t.owner.accountId, { deleted: true });
     const facts = [await factsOf(site.id), await factsOf(deleted.id)];
@@ -54,9 +54,12 @@ describe('the ingest batch call (touchtrail_ingest)', () => {
       pageviewRow(4, deleted.snippet_key),
       pageviewRow(5, site.snippet_key),
     ]);
-    expect(first).toEqual({ codes: ['r', 'u', 'd', 'x', 'r'], staleSites: [] });
+    expect(first).toEqual({
+      outcomes: ['recorded', 'unknown_site', 'duplicate', 'site_deleted', 'recorded'],
+      staleSites: [],
+    });
     const again = await call(facts, [pageviewRow(1, site.snippet_key, repeated)]);
-    expect(again.codes).toEqual(['d']);
+    expect(again.outcomes).toEqual(['duplicate']);
   });
 
   it('writes nothing of an item whose site facts changed, and answers the current facts', async () => {
@@ -66,9 +69,9 @@ describe('the ingest batch call (touchtrail_ingest)', () => {
       [{ ...current, currency: current.currency === 'JPY' ? 'USD' : 'JPY' }],
       [pageviewRow(1, site.snippet_key)],
     );
-    expect(result).toEqual({ codes: ['s'], staleSites: [current] });
+    expect(result).toEqual({ outcomes: ['stale_site_facts'], staleSites: [current] });
     // Without any facts the site's items are stale too: that is how a process learns them.
-    expect((await call([], [pageviewRow(1, site.snippet_key)])).codes).toEqual(['s']);
+    expect((await call([], [pageviewRow(1, site.snippet_key)])).outcomes).toEqual(['stale_site_facts']);
     const stored = await t.database.db
       .selectFrom('events')
       .select('event_id')
@@ -95,6 +98,20 @@ describe('the ingest batch call (touchtrail_ingest)', () => {
       .where('site_id', '=', site.id)
       .executeTakeFirstOrThrow();
     expect(visit).toEqual({ last_activity_at: new Date(at), engaged_seconds: 3 });
+  });
+
+  it('sends rows whose fields are the columns of the SQL types that read them, in order', async () => {
+    for (const [typeName, columns] of Object.entries(SQL_ROW_TYPES)) {
+      const { rows } = await sql<{ name: string; type: string }>`
+        select a.attname as name, format_type(a.atttypid, a.atttypmod) as type
+        from pg_attribute a join pg_type t on t.typrelid = a.attrelid
+        where t.typname = ${typeName} and a.attnum > 0 and not a.attisdropped
+        order by a.attnum`.execute(t.database.db);
+      expect({ [typeName]: Object.fromEntries(rows.map((row) => [row.name, row.type])) }).toEqual({
+        [typeName]: columns,
+      });
+      expect(rows.map((row) => row.name)).toEqual(Object.keys(columns));
+    }
   });
 
   it('locks the goal registry under the id earlier versions derived in Node, so both exclude each other', async () => {

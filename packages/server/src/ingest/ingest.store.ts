@@ -9,6 +9,7 @@ import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { EventsTable, IdentityLinksTable } from '../db/ingest-types.js';
 import { preparedAs } from '../db/prepared.js';
 import type { DB, SitesTable } from '../db/types.js';
+import type { CommitOutcome } from './pipeline.js';
 
 /** A transaction, or the pool (each statement its own transaction). */
 type Trx = Transaction<DB> | Kysely<DB>;
@@ -64,11 +65,91 @@ export interface IngestRow {
   city?: string;
 }
 
-/** Per item, in order: r recorded, d duplicate, u unknown site, x site deleted, s stale facts. */
-export type OutcomeCode = 'r' | 'd' | 'u' | 'x' | 's';
+/**
+ * The SQL types the TypeScript rows are read into, column by column in the types' order:
+ * `jsonb_populate_recordset` fills a column the JSON does not name with null, so a field renamed
+ * on one side only would be lost without an error. The `satisfies` clauses hold these to the
+ * TypeScript rows; ingest.store.test.ts holds them to the types' columns in `pg_attribute`.
+ */
+export const SQL_ROW_TYPES = {
+  touchtrail_ingest_item: {
+    ord: 'integer',
+    snippet_key: 'text',
+    account_id: 'uuid',
+    site_ref: 'uuid',
+    origin: 'text',
+    type: 'text',
+    event_id: 'text',
+    visitor_id: 'text',
+    person_key: 'text',
+    email_key: 'text',
+    name: 'text',
+    is_goal: 'boolean',
+    url: 'text',
+    properties: 'jsonb',
+    value_minor: 'bigint',
+    currency: 'text',
+    engaged_seconds: 'integer',
+    occurred_ms: 'double precision',
+    received_ms: 'double precision',
+    source_kind: 'text',
+    session_ai_source: 'text',
+    source_name: 'text',
+    source_key: 'text',
+    campaign: 'text',
+    utm_source: 'text',
+    utm_medium: 'text',
+    utm_content: 'text',
+    utm_term: 'text',
+    ref: 'text',
+    device_type: 'text',
+    os: 'text',
+    browser: 'text',
+    country_code: 'text',
+    city: 'text',
+  } satisfies Record<keyof IngestRow, string>,
+  touchtrail_event: {
+    site_id: 'uuid',
+    event_id: 'text',
+    type: 'text',
+    name: 'text',
+    visitor_id: 'text',
+    person_key: 'text',
+    visit_id: 'uuid',
+    occurred_at: 'timestamp with time zone',
+    received_at: 'timestamp with time zone',
+    url: 'text',
+    properties: 'jsonb',
+    value_minor: 'bigint',
+    currency: 'text',
+    origin: 'text',
+  } satisfies Record<keyof EventRow, string>,
+  touchtrail_identity_link: {
+    site_id: 'uuid',
+    person_key: 'text',
+    visitor_id: 'text',
+    created_at: 'timestamp with time zone',
+  } satisfies Record<keyof IdentityLinkRow, string>,
+};
+
+/** What the batch answers for an item: one of the pipeline's, or sent back to be classified again. */
+export type BatchOutcome = CommitOutcome | 'stale_site_facts';
+
+/**
+ * The SQL answers one letter per item (a batch of 500 answers 500 characters); named here, the
+ * one place that reads them. The letters are written in sql/ingest/04_outcomes.sql.
+ */
+const OUTCOME_OF_LETTER: Record<string, BatchOutcome> = {
+  r: 'recorded',
+  d: 'duplicate',
+  u: 'unknown_site',
+  x: 'site_deleted',
+  s: 'stale_site_facts',
+};
 
 export interface BatchResult {
-  codes: OutcomeCode[];
+  /** Per item, in order. */
+  outcomes: BatchOutcome[];
   /** The current facts of the sites whose items came back stale. */
   staleSites: SiteFacts[];
 }
@@ -84,7 +165,12 @@ export async function ingestBatch(
   const row = result.rows[0];
   if (!row || row.outcomes.length !== batch.rows.length)
     throw new Error('the ingest batch answered no outcome per item');
-  return { codes: [...row.outcomes] as OutcomeCode[], staleSites: row.stale_sites ?? [] };
+  const outcomes = Array.from(row.outcomes, (letter) => {
+    const outcome = OUTCOME_OF_LETTER[letter];
+    if (!outcome) throw new Error(`the ingest batch answered an unknown outcome ${JSON.stringify(letter)}`);
+    return outcome;
+  });
+  return { outcomes, staleSites: row.stale_sites ?? [] };
 }
 
 /**

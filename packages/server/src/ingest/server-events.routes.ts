@@ -8,12 +8,14 @@ import { INGEST_BODY_LIMIT_BYTES } from './collect.routes.js';
 import { serverEventSchema } from './collect.schemas.js';
 import { serverEventRecordedExample } from './ingest.examples.js';
 import type { IngestService } from './ingest.service.js';
+import { countRefusedRequests } from './refused-requests.js';
 
 export function registerServerEventRoutes(app: FastifyInstance, { ingest }: { ingest: IngestService }) {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/server/events',
     {
       bodyLimit: INGEST_BODY_LIMIT_BYTES,
+      onError: countRefusedRequests(ingest),
       config: {
         area: 'ingest',
         auth: { accepts: ['key'], scope: 'ingest:write' },

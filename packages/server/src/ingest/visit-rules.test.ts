@@ -150,8 +150,8 @@ describe('the visit rules in touchtrail_ingest_visits', () => {
       it.each(CASES)('$rule', async ({ steps, visits, pageviews }) => {
         const rows = rowsOf(steps);
         if (split === 'in one batch')
-          expect((await send(rows)).codes.every((code) => code === 'r')).toBe(true);
-        else for (const row of rows) expect((await send([row])).codes).toEqual(['r']);
+          expect((await send(rows)).outcomes.every((outcome) => outcome === 'recorded')).toBe(true);
+        else for (const row of rows) expect((await send([row])).outcomes).toEqual(['recorded']);
         const stored = await visitsOf(rows);
         expect(stored.joined).toEqual(visits);
         if (pageviews) expect(stored.pageviews).toEqual(pageviews);

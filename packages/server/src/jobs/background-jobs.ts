@@ -12,6 +12,7 @@ import { startPeriodicJob } from './periodic.js';
 export function startBackgroundJobs(app: FastifyInstance, config: Config): () => Promise<void> {
   // ── Background worker: site erasure (sites/site-erasure.ts), once a minute ──────────────
   const siteErasure = startPeriodicJob({
+    name: 'site-erasure',
     intervalMs: MINUTE_MS,
     run: async () => {
       const report = await app.services.sites.runErasureOnce();
@@ -28,6 +29,7 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
   // Completes access requests and works erasures in bounded batches; the log names request ids
   // only, never whom a request is about.
   const privacyRequests = startPeriodicJob({
+    name: 'privacy-requests',
     intervalMs: 5_000,
     run: async () => {
       const report = await app.services.privacyJobs.runPrivacyOnce();
@@ -55,6 +57,7 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
   // Up to 200 due conversions a tick; each job commits on its own, so stopping mid-batch loses
   // nothing. Retries and give-ups are logged; the rows keep the last error.
   const attribution = startPeriodicJob({
+    name: 'attribution',
     intervalMs: 1_000,
     run: async () => {
       const processed = await app.services.attribution.runAttributionBatch({ limit: 200 });
@@ -74,6 +77,7 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
   // Deliveries older than 30 days are purged every hour.
   const webhookShutdown = new AbortController();
   const webhookDelivery = startPeriodicJob({
+    name: 'webhook-delivery',
     intervalMs: 1_000,
     run: async () => {
       const report = await app.services.webhooks.runDeliveriesOnce({ signal: webhookShutdown.signal });
@@ -87,6 +91,7 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
     onError: (error) => app.log.error({ err: error, job: 'webhook-delivery' }, 'webhook delivery run failed'),
   });
   const webhookRetention = startPeriodicJob({
+    name: 'webhook-retention',
     intervalMs: HOUR_MS,
     run: async () => {
       const purged = await app.services.webhooks.purgeExpired();
@@ -106,6 +111,7 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
   // year of a site after an upgrade takes one run), and drops days that identity links changed;
   // and the goal rollups of ended days, again for days a late conversion changed.
   const statsRollups = startPeriodicJob({
+    name: 'stats-rollups',
     intervalMs: MINUTE_MS,
     run: async () => {
       const report = await app.services.statsRollups.runOnce();
@@ -121,6 +127,7 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
   const plannerStatistics = config.databaseUrl
     ? undefined
     : startPeriodicJob({
+        name: 'planner-statistics',
         intervalMs: HOUR_MS,
         run: () => app.services.plannerStatistics.refresh(),
         onError: (error) =>
@@ -131,7 +138,8 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
   // ── Background worker: retention (retention/retention.ts), every hour ──────────────────
   // Raw events go after each site's setting (by default conversion records after 365 days),
   // visits and visitors only where a site sets a time, raw crawler hits and processor event ids
-  // after 90 days; daily totals and rollups stay. Each purge runs even when another one fails.
+  // after 90 days, refused-hit counts after 7; daily totals and rollups stay. Each purge runs
+  // even when another one fails.
   const purges = [
     {
       job: 'conversion-retention',
@@ -153,8 +161,14 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
       what: 'old processor event ids',
       purge: app.services.retention.purgeOldProcessorEvents,
     },
+    {
+      job: 'refusal-retention',
+      what: 'old refused-hit counts',
+      purge: app.services.retention.purgeOldRefusals,
+    },
   ];
   const retention = startPeriodicJob({
+    name: 'retention',
     intervalMs: HOUR_MS,
     run: async () => {
       for (const { job, what, purge } of purges) {

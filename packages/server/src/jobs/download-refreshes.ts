@@ -46,6 +46,7 @@ export function startDownloadRefreshes(deps: {
   const ratesUrl = config.ratesUrl;
   const ratesRefresh = ratesUrl
     ? startRefreshJob({
+        name: 'rates-refresh',
         refresh: (signal) => rates.refresh(ratesUrl, { signal }),
         intervalMs: config.ratesRefreshHours * HOUR_MS,
         onRefreshed: (result) => log.info({ job: 'rates-refresh', ...result }, 'exchange rates refreshed'),
@@ -59,6 +60,7 @@ export function startDownloadRefreshes(deps: {
 
   const rangesRefresh = config.crawlerRanges
     ? startRefreshJob({
+        name: 'crawler-ranges',
         refresh: (signal) => crawlerRanges.refresh(signal),
         intervalMs: DAY_MS,
         onRefreshed: (report) => {

@@ -5,16 +5,19 @@
  * stays in use. `stop()` cancels a download in flight
  * (it could otherwise hold shutdown for its whole 10 s deadline) and waits for the run to end.
  */
-import { type PeriodicJob, startPeriodicJob } from './periodic.js';
+import { observedRun, type PeriodicJob, startPeriodicJob } from './periodic.js';
 
 export function startRefreshJob<T>(options: {
+  /** The job's name in metrics. */
+  name?: string;
   refresh: (signal: AbortSignal) => Promise<T>;
   intervalMs: number;
   onRefreshed: (result: T) => void;
   onError: (error: unknown) => void;
 }): PeriodicJob {
   const cancel = new AbortController();
-  const run = async () => options.onRefreshed(await options.refresh(cancel.signal));
+  const refreshOnce = async () => options.onRefreshed(await options.refresh(cancel.signal));
+  const run = options.name ? observedRun(options.name, refreshOnce) : refreshOnce;
   // A refresh cut short by stop() is not a failure worth reporting.
   const onError = (error: unknown) => {
     if (!cancel.signal.aborted) options.onError(error);

@@ -3,8 +3,9 @@
  * what a post means (payment, trial, refund), and how failures are answered. A database that
  * cannot be reached is 503 `unavailable` with nothing recorded; a retry then records once.
  */
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { coversSite, type KeyPrincipal } from '../access/principal.js';
+import { isReachable } from '../db/database.js';
 import { retryConflicts } from '../db/errors.js';
 import type { DB } from '../db/types.js';
 import { AppError, badInput, unauthorized } from '../http/errors.js';
@@ -40,15 +41,6 @@ export function createPaymentsService({
   const unavailable = () =>
     new AppError(503, 'unavailable', 'Could not reach the database; nothing was recorded; retry');
 
-  async function isDatabaseReachable(): Promise<boolean> {
-    try {
-      await sql`select 1`.execute(db);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
   /**
    * What to answer for a failure on the payment route: our own errors as they are; anything
    * else (a driver or pool error) is 503 when the database does not answer, 500 otherwise.
@@ -57,7 +49,7 @@ export function createPaymentsService({
   async function explainFailure(error: unknown): Promise<unknown> {
     if (error instanceof AppError) return error;
     if (typeof (error as { statusCode?: unknown })?.statusCode === 'number') return error;
-    return (await isDatabaseReachable()) ? error : unavailable();
+    return (await isReachable(db)) ? error : unavailable();
   }
 
   async function requireSite(principal: KeyPrincipal, siteKey: string) {

@@ -5,14 +5,15 @@
  * Rows ingested for the person while the steps ran send the request back to their step before
  * it completes.
  */
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { describeError } from '../db/errors.js';
 import type { DB } from '../db/types.js';
 import { type Clock, DAY_MS, MINUTE_MS } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
-import { ERASURE_STEPS } from './erasure-steps.js';
-import { personRows, type RequestRef } from './person-rows.js';
+import { ERASURE_STEPS } from './erasure-steps.store.js';
+import type { RequestRef } from './person-rows.sql.js';
 import * as store from './privacy.store.js';
+import { deleteScope, hasPersonRows } from './scope.store.js';
 
 export const PRIVACY_LEASE_MS = 5 * MINUTE_MS;
 export const PRIVACY_RETRY_DELAY_MS = MINUTE_MS;
@@ -40,9 +41,7 @@ const LEFTOVER_CHECKS = ['events', 'visits', 'identity_links', 'visitors', 'paym
 
 async function hasLeftovers(db: Kysely<DB>, ref: RequestRef): Promise<boolean> {
   for (const table of LEFTOVER_CHECKS) {
-    const { rows } =
-      await sql`select 1 from ${sql.table(table)} where ${personRows[table](ref)} limit 1`.execute(db);
-    if (rows.length > 0) return true;
+    if (await hasPersonRows(db, ref, table)) return true;
   }
   return false;
 }
@@ -59,7 +58,7 @@ export function createPrivacyJobs({ db, clock }: { db: Kysely<DB>; clock: Clock 
       // the same person; an access request keeps its scope while its export lasts.
       if (type === 'erasure') {
         await store.endExportsAbout(trx, id, at);
-        await trx.deleteFrom('privacy_request_scope').where('request_id', '=', id).execute();
+        await deleteScope(trx, id);
       }
       await store.completeRequest(trx, id, workerId, {
         at,

@@ -10,7 +10,7 @@ import { DAY_MS, MINUTE_MS } from '../lib/clock.js';
 import { bearer } from '../test/app.js';
 import { useWebhookTestApp } from '../webhooks/webhooks.test-app.js';
 import { type SeededPerson, seedPerson } from './privacy.fixtures.js';
-import { findTraces, type Trace } from './privacy.trace.js';
+import { findTraces, type Trace } from './privacy.trace.query.js';
 import { PRIVACY_LEASE_MS } from './privacy-jobs.js';
 
 describe('privacy erasure', () => {

@@ -12,7 +12,7 @@ import { HOUR_MS, MINUTE_MS } from '../lib/clock.js';
 import { postPayment } from '../payments/payments.fixtures.js';
 import { bearer, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
-import { findTraces } from './privacy.trace.js';
+import { findTraces } from './privacy.trace.query.js';
 
 interface Person {
   userId: string;

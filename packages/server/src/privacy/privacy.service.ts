@@ -15,7 +15,7 @@ import { createHandleCodec } from '../visitors/visitor-handles.js';
 import { accessExport } from './access-export.js';
 import { type CreateRequestBody, DEFAULT_PAGE, type ListQuery } from './privacy.schemas.js';
 import * as store from './privacy.store.js';
-import { countMatched, storeScope } from './scope.js';
+import { countMatched, storeScope } from './scope.store.js';
 import { auditHash, seedOf } from './subject.js';
 
 const NO_MATCHES = { visitors: 0, visits: 0, events: 0, identity_links: 0, payments: 0, refunds: 0 };
@@ -92,11 +92,7 @@ export function createPrivacyService(deps: {
         });
         await storeScope(trx, ref, await seedOf(trx, { secretKey, handles }, site.id, body.subject));
         const matched = await countMatched(trx, ref);
-        await trx
-          .updateTable('privacy_requests')
-          .set({ matched: JSON.stringify(matched) })
-          .where('id', '=', id)
-          .execute();
+        await store.setMatched(trx, id, matched);
       });
       return present((await store.findRequest(db, principal.accountId, id)) as store.RequestRow);
     },

@@ -183,3 +183,32 @@ export async function endExportsAbout(db: Kysely<DB>, id: string, now: Date) {
     .where('status', '=', 'completed')
     .execute();
 }
+
+/** The visitor id of a stored visit, for a subject named by its handle. */
+export async function findVisitorOfVisit(db: Kysely<DB>, siteId: string, visitId: string) {
+  const visit = await db
+    .selectFrom('visits')
+    .select('visitor_id')
+    .where('site_id', '=', siteId)
+    .where('id', '=', visitId)
+    .executeTakeFirst();
+  return visit?.visitor_id;
+}
+
+/** The visitor ids and person keys the payments of a customer carry. */
+export function findSendersOfCustomer(db: Kysely<DB>, siteId: string, customerId: string) {
+  return db
+    .selectFrom('payments')
+    .select(['visitor_id', 'person_key'])
+    .where('site_id', '=', siteId)
+    .where('customer_id', '=', customerId)
+    .execute();
+}
+
+export async function setMatched(db: Kysely<DB>, requestId: string, matched: MatchedCounts): Promise<void> {
+  await db
+    .updateTable('privacy_requests')
+    .set({ matched: JSON.stringify(matched) })
+    .where('id', '=', requestId)
+    .execute();
+}

@@ -10,6 +10,7 @@ import type { DB } from '../db/types.js';
 import { emailPersonKey, personKeyFor, userPersonKey } from '../identity/person-key.js';
 import { hmacHex } from '../lib/secrets.js';
 import type { HandleCodec } from '../visitors/visitor-handles.js';
+import * as store from './privacy.store.js';
 
 export const SUBJECT_KINDS = ['visitor_id', 'user_id', 'email', 'handle', 'customer_id'] as const;
 
@@ -62,23 +63,13 @@ export async function seedOf(
     case 'handle': {
       const decoded = deps.handles.decode(subject.value);
       if (!decoded || decoded.siteId !== siteId) break;
-      const visit = await db
-        .selectFrom('visits')
-        .select('visitor_id')
-        .where('site_id', '=', siteId)
-        .where('id', '=', decoded.visitId)
-        .executeTakeFirst();
-      if (visit) seed.visitors.push(visit.visitor_id);
+      const visitorId = await store.findVisitorOfVisit(db, siteId, decoded.visitId);
+      if (visitorId) seed.visitors.push(visitorId);
       break;
     }
     case 'customer_id': {
       seed.customers.push(subject.value);
-      const payments = await db
-        .selectFrom('payments')
-        .select(['visitor_id', 'person_key'])
-        .where('site_id', '=', siteId)
-        .where('customer_id', '=', subject.value)
-        .execute();
+      const payments = await store.findSendersOfCustomer(db, siteId, subject.value);
       for (const payment of payments) {
         if (payment.visitor_id) seed.visitors.push(payment.visitor_id);
         if (payment.person_key) seed.personKeys.push(payment.person_key);

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
-import { newestRateDay } from './exchange.js';
+import { newestRateDay } from './newest-rate-day.query.js';
 
 describe('newest stored rate', () => {
   const t = useTestApp();

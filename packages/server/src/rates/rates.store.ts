@@ -1,6 +1,6 @@
 /** SQL for `exchange_rates` (units of a currency per euro, per day). */
 import { type Kysely, sql } from 'kysely';
-import { lockIdOf } from '../db/advisory-locks.js';
+import { exchangeRatesFillLockId, holdTransactionLock } from '../db/advisory-locks.js';
 import type { DB } from '../db/types.js';
 import type { RateRow } from './ecb-xml.js';
 
@@ -53,7 +53,7 @@ export async function fillMissingRates(db: Kysely<DB>, rows: readonly RateRow[])
   const [first, last] = [sorted[0] as RateRow, sorted[sorted.length - 1] as RateRow];
   const currencies = [...new Set(rows.map((row) => row.currency))];
   return db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(${lockIdOf('exchange_rates:fill')}::bigint)`.execute(trx);
+    await holdTransactionLock(trx, exchangeRatesFillLockId());
     const { stored } = await trx
       .selectFrom('exchange_rates')
       .select((eb) => eb.fn.countAll<string | number>().as('stored'))

@@ -3,16 +3,17 @@
  * (all four types) goes once both when it happened and when it was received are that many days
  * old; without it, conversion records (type 'event') go after CONVERSION_RETENTION_DAYS and the
  * rest stays. Rows the visit rollups are built from (pageviews, and anything of a visit, whose
- * custom events decide its bounce) go only over built days (built-days.ts), and conversions only
+ * custom events decide its bounce) go only over built days (built-days.query.ts), and conversions only
  * once their day's goal rollups are built. One type at a time,
  * so each statement walks that type's index on (site_id, occurred_at).
  */
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import { type Clock, DAY_MS } from '../lib/clock.js';
-import { findBuiltDays, onBuiltDays } from './built-days.js';
+import { findBuiltDays, onBuiltDays } from './built-days.query.js';
+import { deleteSiteRows, expiredEvents, listSitesWithEventRule } from './retention.store.js';
 import { CONVERSION_RETENTION_DAYS } from './retention-limits.js';
-import { createSitePurge, deleteSiteRows, type PurgePhase } from './site-purge.js';
+import { createSitePurge, type PurgePhase } from './site-purge.js';
 
 const EVENT_TYPES = ['pageview', 'event', 'identify', 'engagement'] as const;
 
@@ -27,30 +28,16 @@ export function eventRule(site: SiteRule): { types: readonly string[]; days: num
   return { types: EVENT_TYPES, days: site.events_retention_days };
 }
 
-/** A conversion event whose day's goal rollups are built (stats/rollups/goal-rollup-day.ts). */
-const onBuiltGoalDay = sql`exists (
-  select 1 from stats_goal_rollup_days g
-  where g.site_id = events.site_id and g.day = (events.occurred_at at time zone 'UTC')::date
-    and g.built_at is not null)`;
-
 export function createEventPurge(db: Kysely<DB>, clock: Clock) {
   return createSitePurge<SiteRule>({
     clock,
-    listSites: (after) =>
-      db
-        .selectFrom('sites')
-        .select(['id', 'events_retention_days'])
-        .$if(after !== null, (query) => query.where('id', '>', after as string))
-        .orderBy('id')
-        .execute(),
+    listSites: (after) => listSitesWithEventRule(db, after),
     plan: async (site, now) => {
       const { types, days } = eventRule(site);
       const cutoff = new Date(now.getTime() - days * DAY_MS);
       const builtRows = onBuiltDays(await findBuiltDays(db, site.id), 'occurred_at');
       return types.map((type): PurgePhase => {
-        const feedsRollups = type === 'pageview' ? sql`true` : sql`visit_id is not null`;
-        const where = sql`type = ${sql.lit(type)} and occurred_at < ${cutoff} and received_at < ${cutoff}
-          and (not ${feedsRollups} or ${builtRows}) ${type === 'event' ? sql`and ${onBuiltGoalDay}` : sql``}`;
+        const where = expiredEvents(type, cutoff, builtRows);
         return (limit) => deleteSiteRows(db, { table: 'events', key: 'event_id' }, site.id, where, limit);
       });
     },

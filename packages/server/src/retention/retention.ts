@@ -8,7 +8,7 @@
  * and counted in the daily totals before it can go. A site may choose a shorter time for every
  * raw event (`events_retention_days`). Visits and visitors are kept unless the site chooses a
  * time for them (`visits_retention_days`, visit-purge.ts). Rows the visit rollups are built from
- * go only over days whose rollups are built (built-days.ts). Daily totals, rollups, attribution
+ * go only over days whose rollups are built (built-days.query.ts). Daily totals, rollups, attribution
  * credits, payments and identity links stay whatever the settings: reports over older days
  * still read them; only the listing of single conversions and the reports read from single
  * events (properties, visitors) stop reaching further back.
@@ -24,13 +24,18 @@
  * replay without applying it again. Refunds a processor describes on their own (Paddle's
  * adjustments, `refund:` ids) are kept for good: they add to a payment's refunded total, so a
  * replay of an old one must never count twice, and there are few of them.
+ *
+ * Counts of refused hits (sites/site-refusals.ts) go after 7 days: the dashboard reads the last
+ * hour only.
  */
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import { type Clock, DAY_MS } from '../lib/clock.js';
+import { deleteOldRefusals } from '../sites/site-refusals.js';
 import { createEventPurge } from './event-purge.js';
+import { deleteExpiredCrawlerHits, deleteOldProcessorEvents, listSites } from './retention.store.js';
 import { CRAWLER_HIT_RETENTION_DAYS, PROCESSOR_EVENT_RETENTION_DAYS } from './retention-limits.js';
-import { createSitePurge, deleteSiteRows } from './site-purge.js';
+import { createSitePurge } from './site-purge.js';
 import { createVisitPurge } from './visit-purge.js';
 
 export {
@@ -47,32 +52,23 @@ export function createRetention({ db, clock }: { db: Kysely<DB>; clock: Clock })
     purgeExpiredVisits: createVisitPurge(db, clock),
     purgeExpiredCrawlerHits: createSitePurge<{ id: string }>({
       clock,
-      listSites: (after) =>
-        db
-          .selectFrom('sites')
-          .select('id')
-          .$if(after !== null, (query) => query.where('id', '>', after as string))
-          .orderBy('id')
-          .execute(),
+      listSites: (after) => listSites(db, after),
       plan: async (site, now) => {
         const cutoff = new Date(now.getTime() - CRAWLER_HIT_RETENTION_DAYS * DAY_MS);
-        const expired = sql`occurred_at < ${cutoff} and received_at < ${cutoff}`;
-        return [(limit) => deleteSiteRows(db, { table: 'crawler_hits', key: 'id' }, site.id, expired, limit)];
+        return [(limit) => deleteExpiredCrawlerHits(db, site.id, cutoff, limit)];
       },
     }),
     purgeOldProcessorEvents: async ({ batchSize = 1000, maxBatches = 500 } = {}) => {
       const cutoff = new Date(clock.now().getTime() - PROCESSOR_EVENT_RETENTION_DAYS * DAY_MS);
       let deleted = 0;
       for (let batch = 0; batch < maxBatches; batch++) {
-        const result = await sql`
-          delete from processor_events where (site_id, provider, event_id) in (
-            select site_id, provider, event_id from processor_events
-            where received_at < ${cutoff} and event_id not like 'refund:%' limit ${batchSize})`.execute(db);
-        const count = Number(result.numAffectedRows ?? 0);
+        const count = await deleteOldProcessorEvents(db, cutoff, batchSize);
         deleted += count;
         if (count < batchSize) return { deleted, finished: true };
       }
       return { deleted, finished: false };
     },
+    purgeOldRefusals: (options?: { batchSize?: number; maxBatches?: number }) =>
+      deleteOldRefusals(db, clock.now(), options),
   };
 }

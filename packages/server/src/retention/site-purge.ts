@@ -5,9 +5,9 @@
  * twice, or from two processes at once, is harmless: each statement deletes whatever expired
  * rows are still there.
  */
-import { type Kysely, type RawBuilder, sql } from 'kysely';
-import type { DB } from '../db/types.js';
 import type { Clock } from '../lib/clock.js';
+
+// retention.ts takes the delete from here with the walk.
 
 export interface RetentionRunOptions {
   /** Rows per delete statement. */
@@ -60,21 +60,4 @@ export function createSitePurge<S extends { id: string }>(deps: {
     resumeAfter = null;
     return { deleted, finished: true };
   };
-}
-
-/** Deletes up to `limit` rows of one site from `table` that match `where`, through the rest of the primary key `key`. */
-export async function deleteSiteRows(
-  db: Kysely<DB>,
-  target: { table: 'events' | 'crawler_hits' | 'visits' | 'visitors'; key: string },
-  siteId: string,
-  where: RawBuilder<unknown>,
-  limit: number,
-): Promise<number> {
-  const table = sql.table(target.table);
-  const key = sql.ref(target.key);
-  const result = await sql`
-    delete from ${table} where site_id = ${siteId} and ${key} in (
-      select ${key} from ${table} where site_id = ${siteId} and ${where} limit ${limit}
-    )`.execute(db);
-  return Number(result.numAffectedRows ?? 0);
 }

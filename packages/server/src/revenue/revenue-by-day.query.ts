@@ -5,7 +5,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { AttributionModel, DB } from '../db/types.js';
-import { perEuroOn } from '../rates/exchange.js';
+import { perEuroOn } from '../rates/exchange.sql.js';
 
 export interface RevenueDayRow {
   day: string;

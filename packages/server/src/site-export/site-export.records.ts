@@ -5,7 +5,7 @@
  * keyed hash: `person_key` and the like stay behind.
  */
 import { majorUnitsText } from '../lib/money.js';
-import { type EventRow, type PaymentRow, VISIT_COLUMNS, type VisitRow } from './site-export.queries.js';
+import { type EventRow, type PaymentRow, VISIT_COLUMNS, type VisitRow } from './site-export.query.js';
 
 export const RECORD_KINDS = ['visits', 'events', 'payments'] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];

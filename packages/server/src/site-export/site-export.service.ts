@@ -20,7 +20,7 @@ import {
   type PageRequest,
   paymentsPage,
   visitsPage,
-} from './site-export.queries.js';
+} from './site-export.query.js';
 import {
   eventFields,
   FIELDS,

@@ -7,7 +7,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { describeError } from '../db/errors.js';
 import type { DB, SiteErasuresTable } from '../db/types.js';
-import { deleteOwnedBatch, hasOwnedRows, type OwnedRows } from '../jobs/batched-delete.js';
+import { deleteOwnedBatch, hasOwnedRows, type OwnedRows } from '../jobs/batched-delete.query.js';
 import { type Clock, MINUTE_MS } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import * as store from './site-erasure.store.js';

@@ -1,9 +1,10 @@
 /** Hits refused as bots, counted per site and shown for the last hour (GET /v1/sites/:id/refusals). */
 import { describe, expect, it } from 'vitest';
 import { CHROME_UA, collect, newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
-import { MINUTE_MS } from '../lib/clock.js';
+import { DAY_MS, MINUTE_MS } from '../lib/clock.js';
 import { useTestApp } from '../test/app.js';
-import { addOtherAccount, addSite, asKey, asSession } from './sites.fixtures.js';
+import { REFUSALS_KEPT_DAYS } from './site-refusals.js';
+import { addOtherAccount, addSite, asKey, asSession, siteUuid } from './sites.fixtures.js';
 
 const CURL_UA = 'curl/8.5.0';
 const HEADLESS_UA =
@@ -55,5 +56,38 @@ describe('refused hits of a site', () => {
     const before = (await rows()).length;
     expect((await hit(`ttid_${'Z'.repeat(22)}`, CURL_UA)).json()).toEqual({ accepted: false, reason: 'bot' });
     expect(await rows()).toHaveLength(before);
+  });
+
+  it('deletes counts older than a week in the hourly retention run, and keeps the recent ones', async () => {
+    const site = await addSite(t, asKey(t.owner.apiKey), 'pruned.example');
+    const siteId = site.site_id;
+    const uuid = await siteUuid(t, site.snippet_key);
+    const now = t.clock.now().getTime();
+    const periodsAgo = (days: number) => new Date(now - days * DAY_MS);
+    await t.database.db
+      .insertInto('ingest_refusals')
+      .values([
+        { site_id: uuid, period_start: periodsAgo(REFUSALS_KEPT_DAYS + 1), reason: 'bot', hits: 4 },
+        { site_id: uuid, period_start: periodsAgo(30), reason: 'bot', hits: 9 },
+        { site_id: uuid, period_start: periodsAgo(REFUSALS_KEPT_DAYS - 1), reason: 'bot', hits: 2 },
+      ])
+      .execute();
+    await hit(siteId, CURL_UA);
+    const periods = async () =>
+      (
+        await t.database.db
+          .selectFrom('ingest_refusals')
+          .select('hits')
+          .where('site_id', '=', uuid)
+          .orderBy('period_start')
+          .execute()
+      ).map((row) => row.hits);
+    expect(await periods()).toEqual([9, 4, 2, 1]);
+
+    const first = await t.app.services.retention.purgeOldRefusals({ batchSize: 1, maxBatches: 1 });
+    expect(first).toEqual({ deleted: 1, finished: false });
+    expect(await t.app.services.retention.purgeOldRefusals()).toEqual({ deleted: 1, finished: true });
+    expect(await periods()).toEqual([2, 1]);
+    expect((await refusalsOf(siteId)).json().refusals).toEqual([{ reason: 'bot', hits: 1 }]);
   });
 });

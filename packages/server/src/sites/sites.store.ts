@@ -1,20 +1,11 @@
 /** SQL for sites. Domains are stored lower-cased, so equality on `domain` is case-insensitive. */
-import {
-  type Insertable,
-  type Kysely,
-  type Selectable,
-  sql,
-  type Transaction,
-  type Updateable,
-} from 'kysely';
+import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import { holdTransactionLock, siteSetLockId } from '../db/advisory-locks.js';
 import type { DB, SitesTable } from '../db/types.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
 export type SiteRow = Selectable<SitesTable>;
-
-/** Arbitrary constant that namespaces our advisory locks on an account's set of sites. */
-const SITE_SET_LOCK_CLASS = 7_130_003;
 
 export function findSiteBySnippetKey(db: Executor, snippetKey: string) {
   return db.selectFrom('sites').selectAll().where('snippet_key', '=', snippetKey).executeTakeFirst();
@@ -46,9 +37,7 @@ export function listSites(
  * transaction ends, so two concurrent requests cannot both pass the cap or the domain check.
  */
 export async function lockAccountSites(trx: Transaction<DB>, accountId: string) {
-  await sql`select pg_advisory_xact_lock(${SITE_SET_LOCK_CLASS}::int, hashtext(${accountId}::text))`.execute(
-    trx,
-  );
+  await holdTransactionLock(trx, siteSetLockId(accountId));
 }
 
 export async function countActiveSites(db: Executor, accountId: string): Promise<number> {

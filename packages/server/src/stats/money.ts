@@ -6,7 +6,8 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/types.js';
 import { currencyExponent, toMajorUnits } from '../lib/money.js';
-import { convertMajor, perEuroOn } from '../rates/exchange.js';
+import { convertMajor } from '../rates/exchange.js';
+import { perEuroOn } from '../rates/exchange.sql.js';
 import type { GroupedRow } from './grouped-query.js';
 
 export interface Unconverted {

@@ -12,7 +12,8 @@ import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/types.js';
 import { isEventOfPeople } from '../identity/identity.sql.js';
 import { toMajorUnits, toMinorUnits } from '../lib/money.js';
-import { convertMajor, perEuroOn, roundToCurrency } from '../rates/exchange.js';
+import { convertMajor, roundToCurrency } from '../rates/exchange.js';
+import { perEuroOn } from '../rates/exchange.sql.js';
 
 export interface ConversionTotal {
   /** Set for events carrying a visitor id. */

@@ -10,7 +10,7 @@
  */
 import { type RawBuilder, sql } from 'kysely';
 import { currencyExponent } from '../lib/money.js';
-import { perEuroOn } from '../rates/exchange.js';
+import { perEuroOn } from '../rates/exchange.sql.js';
 
 /** Minor units per major unit of every currency not in hundredths (JPY 1, KWD 1000). */
 const UNUSUAL_FACTORS = Intl.supportedValuesOf('currency')

@@ -86,6 +86,23 @@ describe('visitor rows in several currencies', () => {
     ]);
   });
 
+  it('shows each conversion of the profile in its own currency and in the site’s, with the rate day', async () => {
+    const client = visitorsClient(t, bearer(t.owner.apiKey));
+    const { handle } = await rowOf('quote');
+    const response = await client.profile(handle, { site_id: site.snippet_key, ...DAY });
+    expect(response.statusCode, response.body).toBe(200);
+    const byCurrency = Object.fromEntries(
+      response.json().conversions.map((c: { currency: string }) => [c.currency, c]),
+    );
+    expect(byCurrency.EUR).toMatchObject({
+      value_cents: 10000,
+      display_value: 117.11,
+      rate_day: '2026-04-10',
+    });
+    expect(byCurrency.ARS).toMatchObject({ value_cents: 2500050, display_value: null, rate_day: null });
+    expect(byCurrency.JPY).toMatchObject({ value_cents: 1500, display_value: null, rate_day: null });
+  });
+
   it('converts the yen once a rate on or before their day is stored', async () => {
     await t.database.db
       .insertInto('exchange_rates')
@@ -98,5 +115,13 @@ describe('visitor rows in several currencies', () => {
       conversion_count: 3,
       unconverted: [{ currency: 'ARS', total_cents: 2500050 }],
     });
+    const { handle } = await rowOf('quote');
+    const profile = await visitorsClient(t, bearer(t.owner.apiKey)).profile(handle, {
+      site_id: site.snippet_key,
+      ...DAY,
+    });
+    const yen = profile.json().conversions.find((c: { currency: string }) => c.currency === 'JPY');
+    // The older of the two rates' days: the yen's of the 9th, the dollar's of the 10th.
+    expect(yen).toMatchObject({ display_value: 9.46, rate_day: '2026-04-09' });
   });
 });

@@ -76,6 +76,8 @@ export const visitorProfileExample = {
       occurred_at: '2026-03-28T17:39:50.000Z',
       value_cents: 4900,
       currency: 'EUR',
+      display_value: 49,
+      rate_day: null,
     },
     {
       event_id: 'eP2kq9Xw7LmZt4Rb1cVn8A',
@@ -83,6 +85,8 @@ export const visitorProfileExample = {
       occurred_at: '2026-03-28T17:35:12.511Z',
       value_cents: null,
       currency: null,
+      display_value: null,
+      rate_day: null,
     },
   ],
   refunds: [

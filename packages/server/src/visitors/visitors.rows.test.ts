@@ -181,6 +181,8 @@ describe('visitor rows and profiles', () => {
         occurred_at: '2026-04-09T08:00:00.000Z',
         value_cents: 500,
         currency: 'USD',
+        display_value: 5,
+        rate_day: null,
       },
       expect.objectContaining({ name: 'purchase', value_cents: 2000, currency: 'EUR' }),
       expect.objectContaining({ name: 'signup', value_cents: 1250, currency: 'USD' }),

@@ -198,6 +198,20 @@ export const visitorProfileSchema = z
             .string()
             .nullable()
             .describe('ISO 4217 code of `value_cents`; null when the event had no value'),
+          display_value: z
+            .number()
+            .nullable()
+            .describe(
+              "The value in the site's currency (`revenue.currency`), major units, at the ECB rate of its " +
+                'day or the latest earlier one; null when no value or no rate',
+            ),
+          rate_day: z
+            .string()
+            .nullable()
+            .describe(
+              'Day (YYYY-MM-DD) of the ECB rate that converted the value; null when it is in the site’s ' +
+                'currency or was not converted',
+            ),
         }),
       )
       .describe('Conversion events in the window, newest first, at most 100'),

@@ -11,6 +11,8 @@ import { badInput, notFound } from '../http/errors.js';
 import { personKeyOf } from '../identity/identity.js';
 import type { Clock } from '../lib/clock.js';
 import { type DayWindow, resolveDayWindow } from '../lib/day-window.js';
+import { toMajorUnits } from '../lib/money.js';
+import { convertMajor, roundToCurrency } from '../rates/exchange.js';
 import type { SitesService } from '../sites/sites.service.js';
 import { filterSql } from '../stats/filter-sql.js';
 import { parseFiltersText } from '../stats/filters.js';
@@ -27,7 +29,13 @@ import {
 } from './people-summaries.js';
 import { createHandleCodec } from './visitor-handles.js';
 import { createLabeler } from './visitor-labels.js';
-import { findPersonOfVisit, listConversions, listVisits, type VisitRow } from './visitors.store.js';
+import {
+  type ConversionOfPerson,
+  findPersonOfVisit,
+  listConversions,
+  listVisits,
+  type VisitRow,
+} from './visitors.store.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
@@ -201,6 +209,7 @@ export function createVisitorsService({ db, clock, sites, secretKey }: VisitorsD
       const conversions = await listConversions(db, {
         ...range,
         visitorIds: summary.visitorIds,
+        siteCurrency: site.currency,
         personKey: personKeyOf(person),
       });
       const refunds = await findRefundsOfConversions(
@@ -215,13 +224,7 @@ export function createVisitorsService({ db, clock, sites, secretKey }: VisitorsD
         to: window.to,
         identity_merge_complete: summary.isComplete,
         visits: visits.map(presentVisit),
-        conversions: conversions.map((event) => ({
-          event_id: event.event_id,
-          name: event.name ?? '',
-          occurred_at: event.occurred_at.toISOString(),
-          value_cents: event.value_minor,
-          currency: event.currency,
-        })),
+        conversions: conversions.map((event) => presentConversion(event, site.currency)),
         refunds: refunds.map((refund) => ({
           event_id: refund.event_id,
           refunded_at: refund.refunded_at.toISOString(),
@@ -230,6 +233,31 @@ export function createVisitorsService({ db, clock, sites, secretKey }: VisitorsD
         })),
       };
     },
+  };
+}
+
+/**
+ * A conversion with its value in the site's currency too, as the conversion listing shows it:
+ * `display_value` in major units (null without a value or a rate), `rate_day` the day of the ECB
+ * rate that converted it (null when no conversion was needed or possible).
+ */
+function presentConversion(event: ConversionOfPerson, siteCurrency: string) {
+  const currency = event.currency ?? siteCurrency;
+  const converted =
+    event.value_minor === null
+      ? null
+      : convertMajor(toMajorUnits(event.value_minor, currency), currency, siteCurrency, {
+          from: event.from_per_euro === null ? null : Number(event.from_per_euro),
+          to: event.to_per_euro === null ? null : Number(event.to_per_euro),
+        });
+  return {
+    event_id: event.event_id,
+    name: event.name ?? '',
+    occurred_at: event.occurred_at.toISOString(),
+    value_cents: event.value_minor,
+    currency: event.currency,
+    display_value: converted === null ? null : roundToCurrency(converted, siteCurrency),
+    rate_day: converted === null || currency === siteCurrency ? null : event.rate_day,
   };
 }
 

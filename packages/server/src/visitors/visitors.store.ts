@@ -7,6 +7,7 @@ import type { VisitorsTable, VisitsTable } from '../db/ingest-types.js';
 import type { DB } from '../db/types.js';
 import { type PersonId, personOfKey, personOfVisitor } from '../identity/identity.js';
 import { isEventOfPeople, personLinks } from '../identity/identity.sql.js';
+import { perEuroOn, rateDayOn } from '../rates/exchange.sql.js';
 import { VISIT_FACT_COLUMNS, type VisitFacts } from './window-visit-summaries.query.js';
 
 interface Window {
@@ -114,15 +115,36 @@ export function listVisits(
     .execute();
 }
 
-/** Conversion events in the window of these visitor ids, or of the person key alone, newest first. */
+export type ConversionOfPerson = Awaited<ReturnType<typeof listConversions>>[number];
+
+/**
+ * Conversion events in the window of these visitor ids, or of the person key alone, newest first,
+ * with the exchange rates of their day into the site's currency (as the conversion listing reads them).
+ */
 export function listConversions(
   db: Kysely<DB>,
-  q: Window & { siteId: string; visitorIds: string[]; personKey: string | null; limit: number },
+  q: Window & {
+    siteId: string;
+    siteCurrency: string;
+    visitorIds: string[];
+    personKey: string | null;
+    limit: number;
+  },
 ) {
   const { visitorIds, personKey } = q;
+  // Qualified: inside the rate subqueries a bare `currency` would be the rate's own.
+  const day = sql`((events.occurred_at at time zone 'UTC')::date)`;
+  const currency = sql`coalesce(events.currency, ${q.siteCurrency})`;
   return db
     .selectFrom('events')
     .select(['event_id', 'name', 'occurred_at', 'value_minor', 'currency'])
+    .select([
+      perEuroOn(currency, day).as('from_per_euro'),
+      perEuroOn(q.siteCurrency, day).as('to_per_euro'),
+      sql<string | null>`least(${rateDayOn(currency, day)}, ${rateDayOn(q.siteCurrency, day)})`.as(
+        'rate_day',
+      ),
+    ])
     .where('site_id', '=', q.siteId)
     .where('type', '=', 'event')
     .where('occurred_at', '>=', q.start)

@@ -7,6 +7,7 @@ import {
   type Transaction,
   type Updateable,
 } from 'kysely';
+import { holdTransactionLock, webhookSetLockId } from '../db/advisory-locks.js';
 import type { DB } from '../db/types.js';
 import type { VerificationStatus, WebhooksTable } from './webhook-tables.js';
 
@@ -14,14 +15,9 @@ type Executor = Kysely<DB> | Transaction<DB>;
 
 export type WebhookRow = Selectable<WebhooksTable>;
 
-/** Arbitrary constant that namespaces our advisory locks on a site's set of endpoints. */
-const WEBHOOK_SET_LOCK_CLASS = 7_130_007;
-
 /** Serialises creations on one site until the transaction ends, so the cap of 10 holds. */
 export async function lockSiteWebhooks(trx: Transaction<DB>, siteId: string) {
-  await sql`select pg_advisory_xact_lock(${WEBHOOK_SET_LOCK_CLASS}::int, hashtext(${siteId}::text))`.execute(
-    trx,
-  );
+  await holdTransactionLock(trx, webhookSetLockId(siteId));
 }
 
 export async function countWebhooks(db: Executor, siteId: string): Promise<number> {

@@ -2,15 +2,15 @@
  * Values a person sent, out of the visit rollups: a row of a page, referrer or campaign tag
  * that only the person made (its people list holds none but them) is deleted, so the value
  * itself goes. A row others made too keeps its counts, as plain counts may stay, and its
- * people list has the person swapped out (erasure-steps.ts). Categories a report derives
+ * people list has the person swapped out (erasure-steps.store.ts). Categories a report derives
  * (country, city, device, browser, channel) hold nothing the person sent and stay.
  */
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/types.js';
 import { holdsOnly } from '../stats/rollups/people-sketch.js';
 import { monthOf, PAGE } from '../stats/rollups/rollup-day.js';
-import type { RequestRef } from './person-rows.js';
-import { scopeValues } from './scope.js';
+import type { RequestRef } from './person-rows.sql.js';
+import { scopeValues } from './scope.store.js';
 
 /** Rollup dimensions whose values come from what the person's browser sent. */
 export const SENT_VALUE_DIMENSIONS: readonly string[] = [

@@ -6,7 +6,7 @@
  * What goes: facts and queued deliveries about the person, the attribution of their goal
  * conversions, their events (and their values in the daily property counts), visits, identity
  * links and visitor rows, and the rollup rows of pages, referrers and campaign tags that only
- * they sent (erase-rollup-values.ts). What stays: their payments, for the books, with the
+ * they sent (erase-rollup-values.store.ts). What stays: their payments, for the books, with the
  * visitor id, person key and customer id cleared; daily totals and the other rollups, so totals
  * over past days do not change (interface §4.5), with the person's hashes in the rollups'
  * people lists swapped for meaningless ones.
@@ -18,8 +18,8 @@ import { buildGoalRollupDay } from '../stats/rollups/goal-rollup-day.js';
 import { personHash, swapPeople } from '../stats/rollups/people-sketch.js';
 import { buildRollupDay, monthOf } from '../stats/rollups/rollup-day.js';
 import { lastClosableDay } from '../stats/rollups/rollup-job.js';
-import { deleteEventsWithValues } from './erase-events.js';
-import { deleteSoleValueRows } from './erase-rollup-values.js';
+import { deleteEventsWithValues } from './erase-events.store.js';
+import { deleteSoleValueRows } from './erase-rollup-values.store.js';
 import {
   isPaymentEvent,
   ownEvents,
@@ -27,8 +27,8 @@ import {
   personRows,
   personVisitIds,
   type RequestRef,
-} from './person-rows.js';
-import { scopeValues } from './scope.js';
+} from './person-rows.sql.js';
+import { scopeValues } from './scope.store.js';
 
 export interface ErasureStep {
   name: string;

@@ -8,7 +8,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { MatchedCounts, ScopeKind } from '../db/privacy-types.js';
 import type { DB } from '../db/types.js';
-import { type PersonTable, personRows, type RequestRef } from './person-rows.js';
+import { type PersonTable, personRows, type RequestRef } from './person-rows.sql.js';
 import type { Seed } from './subject.js';
 
 /** Link steps followed from the subject; a real person is a handful of devices and ids. */
@@ -100,4 +100,16 @@ export async function countMatched(db: Kysely<DB>, ref: RequestRef): Promise<Mat
     payments: await count('payments'),
     refunds: await count('refunds'),
   };
+}
+
+/** Forgets whom a request is about (an erasure does once it completes). */
+export async function deleteScope(db: Kysely<DB>, requestId: string): Promise<void> {
+  await db.deleteFrom('privacy_request_scope').where('request_id', '=', requestId).execute();
+}
+
+/** Whether `table` still holds a row about the person. */
+export async function hasPersonRows(db: Kysely<DB>, ref: RequestRef, table: PersonTable): Promise<boolean> {
+  const { rows } =
+    await sql`select 1 from ${sql.table(table)} where ${personRows[table](ref)} limit 1`.execute(db);
+  return rows.length > 0;
 }
