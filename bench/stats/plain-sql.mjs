@@ -13,7 +13,7 @@ function addMonths(day, months) {
   return toDay(date);
 }
 
-/** The inclusive UTC days of the API's `30d` and `12mo`, as stats/date-range.ts resolves them. */
+/** The inclusive UTC days of the API's `30d` and `12mo`, as reporting/date-range.ts resolves them. */
 export function dateRanges(now = new Date()) {
   const today = toDay(now);
   const last30 = { from: addDays(today, -29), to: today };

@@ -7,8 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { principalOf } from '../http/authenticate.js';
 import { codedErrorSchema } from '../http/schemas.js';
-import { statsErrorSchemas } from '../stats/stats.schemas.js';
-import { STATS_READ_ROUTE } from '../stats/stats-route-config.js';
+import { STATS_READ_ROUTE, statsErrorSchemas } from '../reporting/report-routes.js';
 import { aiVisibilityAnswerSchema, aiVisibilityQuery } from './ai-visibility.schemas.js';
 import type { AiVisibilityService } from './ai-visibility.service.js';
 

@@ -9,9 +9,9 @@ import type { DB } from '../db/types.js';
 import { badInput } from '../http/errors.js';
 import type { Clock } from '../lib/clock.js';
 import type { RatesService } from '../rates/rates.service.js';
+import { addDays, dayIn, resolveTimezone, toDate } from '../reporting/date-range.js';
+import { rangeInstants } from '../reporting/grain.js';
 import type { SitesService } from '../sites/sites.service.js';
-import { addDays, dayIn, resolveTimezone, toDate } from '../stats/date-range.js';
-import { rangeInstants } from '../stats/grain.js';
 import {
   AI_VISIBILITY_DEFAULT_DAYS,
   AI_VISIBILITY_DEFAULT_LIMIT,

@@ -1,16 +1,16 @@
 /**
  * The dashboard in Chromium against the real app: a newcomer from the setup token to their first
- * visit, signing in (password, second factor, refusals), the sites list and a seeded site's
- * overview with filters kept in the URL, switching sites by mouse and keyboard, each page checked
- * for accessibility and saved as screenshots at desktop and phone widths. Browser suites run once,
- * on the embedded database.
+ * visit, signing in (password, second factor, refusals), the sites list with its refused bot hits,
+ * an unknown site's address, and a seeded site's overview with filters kept in the URL, switching
+ * sites by mouse and keyboard, each page checked for accessibility and saved as screenshots at
+ * desktop and phone widths. Browser suites run once, on the embedded database.
  */
 import { createServer } from 'node:http';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { collect, newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
 import { addPerson, codeFor, enrol, signIn } from '../second-factor/second-factor.fixtures.js';
-import { addSite, asKey, siteUuid } from '../sites/sites.fixtures.js';
+import { addAccount, addSite, asKey, siteUuid } from '../sites/sites.fixtures.js';
 import { ADMIN, bearer, SETUP_TOKEN, useTestApp } from '../test/app.js';
 import {
   DESKTOP,
@@ -64,8 +64,7 @@ describe.skipIf(ON_POSTGRES)('a newcomer', () => {
     // A headless browser's hit is refused, and the card says so instead of waiting in silence.
     const key = /data-site="(ttid_\w+)"/.exec(await snippet.inputValue())?.[1];
     const headless = await collect(t, pageview(key ?? '', newVisitorId(), 'https://newshop.example.com/'), {
-      userAgent:
-        'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36',
+      userAgent: HEADLESS_UA,
     });
     expect(headless.json()).toEqual({ accepted: false, reason: 'bot' });
     await expect
@@ -110,6 +109,9 @@ function serveHtml(html: string): Promise<{ port: number; close: () => void }> {
   );
 }
 
+const HEADLESS_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36';
+
 /** The figure of an overview tile. */
 const tileValue = (page: Page, label: string) =>
   page
@@ -136,7 +138,16 @@ describe.skipIf(ON_POSTGRES)('a seeded shop', () => {
     base = await serve(t);
   }, 180_000);
 
-  it('signs in with the password and lists the site with its sparkline', async () => {
+  it('signs in with the password and lists the site with its sparkline and its refused bot hits', async () => {
+    // Two hits of a headless browser in the last hour, refused as bots.
+    for (let hit = 0; hit < 2; hit++) {
+      const refused = await collect(
+        t,
+        pageview(shop.site.snippet_key, newVisitorId(), 'https://shop.example.com/'),
+        { userAgent: HEADLESS_UA },
+      );
+      expect(refused.json()).toEqual({ accepted: false, reason: 'bot' });
+    }
     const context = await newContext(browser(), base);
     const page = await context.newPage();
     await page.goto('/sites');
@@ -153,6 +164,9 @@ describe.skipIf(ON_POSTGRES)('a seeded shop', () => {
     expect(await card.getByRole('img').getAttribute('aria-label')).toMatch(
       /^Visits per day over the last 30 days on Acme Shop: \d+ in all$/,
     );
+    await expect
+      .poll(() => card.locator('.status.warn').textContent())
+      .toBe('2 hits refused as bots in the last hour (headless or automated browser).');
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'sites');
     await context.close();
@@ -482,13 +496,32 @@ describe.skipIf(ON_POSTGRES)('a seeded shop', () => {
     await fresh.close();
   });
 
-  it('says in words when a site cannot be found, with a way to retry', async () => {
+  it('says a site that does not exist or is another account’s is not theirs, with a link to the sites', async () => {
+    const rival = await addAccount(t);
+    const theirs = await addSite(t, asKey(rival.apiKey), 'theirs-unknown.example.com');
+    const theirUuid = await siteUuid(t, theirs.snippet_key);
     const context = await newContext(browser(), base, { cookie: t.owner.cookie });
     const page = await context.newPage();
-    await page.goto('/sites/00000000-0000-4000-8000-000000000000');
-    const alert = page.getByRole('alert');
-    await expect.poll(() => alert.textContent(), { timeout: 15_000 }).toMatch(/Could not load this/);
-    expect(await alert.getByRole('button', { name: 'Try again' }).count()).toBe(1);
+    for (const [path, shot] of [
+      ['/sites/00000000-0000-4000-8000-000000000000', 'unknown-site'],
+      [`/sites/${theirUuid}/goals`, undefined],
+      ['/sites/not-a-site-id/revenue', undefined],
+    ] as const) {
+      await page.goto(path);
+      const alert = page.getByRole('alert');
+      await expect
+        .poll(() => alert.textContent(), { timeout: 15_000 })
+        .toContain('This site does not exist or is not yours.');
+      expect(await alert.count()).toBe(1);
+      expect(await page.getByRole('navigation', { name: 'Site' }).count()).toBe(0);
+      if (shot) {
+        expect(await seriousViolations(page)).toEqual([]);
+        await screenshot(page, shot);
+      }
+    }
+    await page.getByRole('link', { name: 'Go to your sites' }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/sites');
+    await expect.poll(() => page.getByRole('link', { name: /Acme Shop/ }).count()).toBe(1);
     await context.close();
   });
 

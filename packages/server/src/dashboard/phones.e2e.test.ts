@@ -3,10 +3,12 @@
  * no page scrolls sideways, the header is one row, the section tabs scroll with a fade at their
  * edge, and the tables keep their names and money. At desktop size the conversion listing shows
  * the euro amount beside the converted one with the day of its ECB rate, and warns once the
- * newest stored rate is more than seven days old.
+ * newest stored rate is more than seven days old; a person's page shows their euro payment the
+ * same way, at both sizes.
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { collect, newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
 import { DAY_MS } from '../lib/clock.js';
 import { bearer, useTestApp } from '../test/app.js';
 import {
@@ -140,6 +142,62 @@ describe.skipIf(ON_POSTGRES)('the dashboard on a phone', () => {
       expect(box && box.x + box.width).toBeLessThanOrEqual(PHONE.width);
     }
     await context.close();
+  });
+
+  it('shows a person’s euro payment beside its dollars and rate day, at desktop and phone width', async () => {
+    const vid = newVisitorId();
+    const arrived = await collect(
+      t,
+      pageview(shop.site.snippet_key, vid, 'https://shop.example.com/pricing'),
+    );
+    expect(arrived.statusCode).toBe(202);
+    const paid = await t.request({
+      method: 'POST',
+      url: '/v1/server/payments',
+      headers: bearer(t.owner.apiKey),
+      payload: {
+        site_id: shop.site.snippet_key,
+        provider: 'stripe',
+        transaction_id: 'pi_euro_person',
+        amount: 40,
+        currency: 'EUR',
+        visitor_id: vid,
+      },
+    });
+    expect(paid.statusCode, paid.body).toBe(202);
+    await t.app.services.attribution.runUntilIdle();
+    const visit = await t.database.db
+      .selectFrom('visits')
+      .select('id')
+      .where('visitor_id', '=', vid)
+      .executeTakeFirstOrThrow();
+    const sessions = await t.request({
+      method: 'GET',
+      url: `/v1/sessions?site_id=${shop.site.snippet_key}&limit=100`,
+      headers: bearer(t.owner.apiKey),
+    });
+    const handle = (sessions.json().sessions as { id: string; visitor: string }[]).find(
+      (session) => session.id === visit.id,
+    )?.visitor;
+    expect(handle, 'the buyer’s visit among the newest sessions').toBeDefined();
+
+    // 40 EUR at 1.1683 USD per euro.
+    const rate = `ECB ${DAY_WITH_YEAR.format(new Date(`${rateDay}T00:00:00Z`))}`;
+    for (const [name, viewport] of [
+      ['person-currencies', { width: 1280, height: 900 }],
+      ['phone-person-currencies', PHONE],
+    ] as const) {
+      const { context, page } = await open(`/people/${encodeURIComponent(handle ?? '')}`, viewport);
+      const payment = page.locator('.trail li.conversion').filter({ hasText: 'Converted: payment' });
+      await expect.poll(() => payment.count()).toBe(1);
+      const money = payment.locator('.converted');
+      expect(await money.textContent()).toBe(`$46.73€40.00${rate}`);
+      const box = await money.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= viewport.width, 'the amounts are in sight').toBe(true);
+      expect(await pageWidth(page), 'the page scrolls sideways').toBeLessThanOrEqual(viewport.width);
+      await screenshot(page, name);
+      await context.close();
+    }
   });
 
   it('shows a payment in its own currency beside the converted amount, with the rate day', async () => {

@@ -17,7 +17,7 @@ export interface StatsVisitRollupsTable {
   engaged_seconds: number;
   /** Pages: visits that viewed the page the day before too. */
   continued_visits: number;
-  /** A stored PeopleSketch (stats/rollups/people-sketch.ts). */
+  /** A stored PeopleSketch (reporting/rollups/people-sketch.ts). */
   people: Uint8Array;
   /** The sketch's count; null on rows built before migration 030 and not counted yet. */
   people_count: number | null;

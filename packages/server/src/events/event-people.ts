@@ -7,7 +7,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
-import type { HandleCodec } from '../visitors/visitor-handles.js';
+import type { HandleCodec } from '../people/visitor-handles.js';
 import {
   findFirstVisitsOfKeys,
   findFirstVisitsOfVisitors,

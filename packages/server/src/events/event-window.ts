@@ -4,7 +4,7 @@
  */
 import { badInput } from '../http/errors.js';
 import { DAY_MS } from '../lib/clock.js';
-import { addDays, dayIn, toDate } from '../stats/date-range.js';
+import { addDays, dayIn, toDate } from '../reporting/date-range.js';
 
 export const DEFAULT_WINDOW_DAYS = 7;
 export const MAX_WINDOW_DAYS = 365;

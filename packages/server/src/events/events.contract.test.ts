@@ -4,9 +4,9 @@
  * credentials are checked as on the other report routes, and an empty site answers empty.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createHandleCodec } from '../people/visitor-handles.js';
 import { bearer, mintKey, useTestApp } from '../test/app.js';
 import { insertAccount, insertSite } from '../test/factories.js';
-import { createHandleCodec } from '../visitors/visitor-handles.js';
 import { encodeCursor } from './event-cursor.js';
 import { eventsQueryExample } from './events.schemas.js';
 

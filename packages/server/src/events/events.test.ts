@@ -5,9 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createHandleCodec } from '../people/visitor-handles.js';
 import { bearer, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
-import { createHandleCodec } from '../visitors/visitor-handles.js';
 import { buildDataset, type PlannedEvent, type PlannedVisit, SOURCES } from './events.dataset.js';
 
 const dayIn = (timezone: string, instant: Date) =>

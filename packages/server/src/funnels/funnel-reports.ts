@@ -13,10 +13,10 @@ import {
   dayIn,
   resolveDateRange,
   resolveTimezone,
-} from '../stats/date-range.js';
-import { type Filter, parseFiltersText } from '../stats/filters.js';
-import { firstVisitDay } from '../stats/first-visit-day.query.js';
-import { MAX_RANGE_YEARS } from '../stats/stats-vocabulary.js';
+} from '../reporting/date-range.js';
+import { type Filter, parseFiltersText } from '../reporting/filters.js';
+import { firstVisitDay } from '../reporting/first-visit-day.query.js';
+import { MAX_RANGE_YEARS } from '../reporting/stats-vocabulary.js';
 import { breakdownFigures, stepFigures } from './funnel-figures.js';
 import { type FunnelBreakdown, funnelReport } from './funnel-report.query.js';
 import type { FunnelStep } from './funnel-steps.js';

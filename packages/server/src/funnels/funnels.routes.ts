@@ -9,8 +9,7 @@ import { z } from 'zod';
 import { principalOf } from '../http/authenticate.js';
 import type { RouteLimits } from '../http/rate-limit.js';
 import { codedErrorSchema } from '../http/schemas.js';
-import { statsErrorSchemas } from '../stats/stats.schemas.js';
-import { STATS_READ_ROUTE } from '../stats/stats-route-config.js';
+import { STATS_READ_ROUTE, statsErrorSchemas } from '../reporting/report-routes.js';
 import { funnelAnswerExample, funnelListExample, updatedFunnelAnswerExample } from './funnels.examples.js';
 import {
   createFunnelBody,

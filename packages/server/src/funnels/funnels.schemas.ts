@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { siteRefSchema } from '../http/schemas.js';
 import { daySchema } from '../lib/day-window.js';
-import { DATE_RANGE_KEYWORDS, MAX_RANGE_YEARS } from '../stats/stats-vocabulary.js';
+import { DATE_RANGE_KEYWORDS, MAX_RANGE_YEARS } from '../reporting/stats-vocabulary.js';
 import { FUNNEL_BREAKDOWNS } from './funnel-report.query.js';
 import { funnelStepSchema, funnelStepsSchema, windowHoursSchema } from './funnel-steps.js';
 import {

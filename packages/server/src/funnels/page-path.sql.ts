@@ -1,6 +1,6 @@
 /** Whether a page step matches a pageview's stored path, as the stats filters compare. */
 import { type RawBuilder, sql } from 'kysely';
-import { containsPattern, matchesPattern } from '../stats/like-pattern.js';
+import { containsPattern, matchesPattern } from '../reporting/like-pattern.js';
 import type { PageStep } from './funnel-steps.js';
 
 /** `is` exactly, `contains` in any case, `matches` with `*` wildcards. */

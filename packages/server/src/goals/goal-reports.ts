@@ -9,10 +9,10 @@ import type { DB } from '../db/types.js';
 import { badInput } from '../http/errors.js';
 import type { Clock } from '../lib/clock.js';
 import { type DayWindow, resolveDayWindow } from '../lib/day-window.js';
+import { planMetrics } from '../reporting/metric-rules.js';
+import { answerStatsQuery } from '../reporting/planner.js';
+import type { Dimension, Metric } from '../reporting/stats-vocabulary.js';
 import type { SitesService } from '../sites/sites.service.js';
-import { planMetrics } from '../stats/metric-rules.js';
-import { answerStatsQuery } from '../stats/planner.js';
-import type { Dimension, Metric } from '../stats/stats-vocabulary.js';
 import { goalCompletionsByDay } from './goal-completions-by-day.query.js';
 import { goalNameProblem } from './goal-names.js';
 import { goalPropertyValues } from './goal-property-values.query.js';
@@ -20,7 +20,7 @@ import type { TimeseriesExtra } from './goals.schemas.js';
 
 /**
  * Conversion rate and summed value per goal over the window, as the stats query counts them
- * (stats/metric-rules.ts owns both definitions).
+ * (reporting/metric-rules.ts owns both definitions).
  */
 async function goalExtras(db: Kysely<DB>, site: Site, window: DayWindow, include: Set<TimeseriesExtra>) {
   const metrics: Metric[] = [];

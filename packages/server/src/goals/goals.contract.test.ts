@@ -10,9 +10,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { arrive, convert, serverEvent } from '../attribution/attribution.fixtures.js';
 import { newVisitorId } from '../ingest/ingest.fixtures.js';
 import { DAY_MS } from '../lib/clock.js';
+import { visitorsClient } from '../people/visitors.fixtures.js';
 import { bearer, login, mintKey, type Owner, type TestApp, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
-import { visitorsClient } from '../visitors/visitors.fixtures.js';
 import { ALL_SCOPES, goalsClient, nextAddress, postServerEvents, siteWithKey } from './goals.fixtures.js';
 
 const NOW = new Date('2026-05-20T12:00:00Z');

@@ -9,8 +9,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Principal, requireScope, type Scope } from '../access/principal.js';
 import type { KeysService } from '../keys/keys.service.js';
-import type { SessionsService } from '../sessions/sessions.service.js';
 import { SHARE_ACCESS_PREFIX, type SharedLinksService } from '../shared-links/shared-links.service.js';
+import type { SessionsService } from '../sign-in/sessions.service.js';
 import { AppError, unauthorized } from './errors.js';
 
 export const SESSION_COOKIE = 'tt_session';

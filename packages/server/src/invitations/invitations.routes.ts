@@ -12,7 +12,7 @@ import { codedErrorSchema, emailSchema, passwordSchema, roleSchema, uuidParam } 
 import { mailFailureFields } from '../mail/mailer.js';
 import { MAX_TOKEN_LENGTH } from '../mail/one-time-link.js';
 import type { Services } from '../services.js';
-import { setSessionCookie } from '../sessions/session-cookie.js';
+import { setSessionCookie } from '../sign-in/session-cookie.js';
 import {
   ACCEPT_INVITATION_EXAMPLE,
   ACCEPTED_INVITATION_EXAMPLE,

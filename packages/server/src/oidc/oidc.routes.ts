@@ -10,7 +10,7 @@ import type { Config } from '../config.js';
 import { SESSION_COOKIE } from '../http/authenticate.js';
 import { MAX_TOKEN_LENGTH } from '../mail/one-time-link.js';
 import type { Services } from '../services.js';
-import { clearSessionCookie, isSecureCookie, setSessionCookie } from '../sessions/session-cookie.js';
+import { clearSessionCookie, isSecureCookie, setSessionCookie } from '../sign-in/session-cookie.js';
 import { PROVIDERS_EXAMPLE } from './oidc.examples.js';
 import { OIDC_START_VALID_MS } from './oidc.service.js';
 import { OidcSignInError } from './oidc-errors.js';

@@ -16,7 +16,7 @@ import type { InvitationsService } from '../invitations/invitations.service.js';
 import { type Clock, MINUTE_MS } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import { sha256Hex } from '../lib/secrets.js';
-import type { SessionsService } from '../sessions/sessions.service.js';
+import type { SessionsService } from '../sign-in/sessions.service.js';
 import * as store from './oidc.store.js';
 import {
   classifyProviderError,

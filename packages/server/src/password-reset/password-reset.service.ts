@@ -15,7 +15,7 @@ import { hashPassword } from '../lib/secrets.js';
 import { passwordResetEmail } from '../mail/emails.js';
 import type { Mailer } from '../mail/mailer.js';
 import { hashOneTimeToken, invalidLink, newOneTimeToken, oneTimeLink } from '../mail/one-time-link.js';
-import type { SessionsService } from '../sessions/sessions.service.js';
+import type { SessionsService } from '../sign-in/sessions.service.js';
 import * as store from './password-reset.store.js';
 
 export const RESET_VALID_MS = HOUR_MS;

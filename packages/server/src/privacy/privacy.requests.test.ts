@@ -4,9 +4,9 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../lib/clock.js';
+import { createHandleCodec } from '../people/visitor-handles.js';
 import { bearer, login, mintKey, useTestApp } from '../test/app.js';
 import { insertAccount, insertSite } from '../test/factories.js';
-import { createHandleCodec } from '../visitors/visitor-handles.js';
 import { type SeededPerson, seedPerson } from './privacy.fixtures.js';
 
 const START = new Date('2026-03-02T10:00:00Z');

@@ -6,7 +6,7 @@
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../db/types.js';
-import { personHash } from '../stats/rollups/people-sketch.js';
+import { personHash } from '../reporting/rollups/people-sketch.js';
 
 export interface Trace {
   table: string;

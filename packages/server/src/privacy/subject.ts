@@ -9,7 +9,7 @@ import type { SubjectKind } from '../db/privacy-types.js';
 import type { DB } from '../db/types.js';
 import { emailPersonKey, personKeyFor, userPersonKey } from '../identity/person-key.js';
 import { hmacHex } from '../lib/secrets.js';
-import type { HandleCodec } from '../visitors/visitor-handles.js';
+import type { HandleCodec } from '../people/visitor-handles.js';
 import * as store from './privacy.store.js';
 
 export const SUBJECT_KINDS = ['visitor_id', 'user_id', 'email', 'handle', 'customer_id'] as const;

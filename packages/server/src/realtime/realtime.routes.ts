@@ -7,8 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { principalOf } from '../http/authenticate.js';
 import { codedErrorSchema } from '../http/schemas.js';
-import { statsErrorSchemas } from '../stats/stats.schemas.js';
-import { REALTIME_ROUTE } from '../stats/stats-route-config.js';
+import { REALTIME_ROUTE, statsErrorSchemas } from '../reporting/report-routes.js';
 import { realtimeAnswerSchema, realtimeQuery } from './realtime.schemas.js';
 import type { RealtimeService } from './realtime.service.js';
 

@@ -18,10 +18,10 @@ import {
   clearPendingSignInCookie,
   PENDING_SIGN_IN_COOKIE,
   setSessionCookie,
-} from '../sessions/session-cookie.js';
-import { sessionOf } from '../sessions/session-list.routes.js';
-import { SIGNED_IN_EXAMPLE } from '../sessions/sessions.examples.js';
-import { signedInSchema } from '../sessions/sessions.routes.js';
+} from '../sign-in/session-cookie.js';
+import { sessionOf } from '../sign-in/session-list.routes.js';
+import { SIGNED_IN_EXAMPLE } from '../sign-in/sessions.examples.js';
+import { signedInSchema } from '../sign-in/sessions.routes.js';
 import { RECOVERY_CODES_EXAMPLE, TOTP_CODE_EXAMPLE, TOTP_SETUP_EXAMPLE } from './second-factor.examples.js';
 
 const totpCode = z.string().regex(/^\d{6}$/, 'must be the 6-digit code from the authenticator app');

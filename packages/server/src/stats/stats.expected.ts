@@ -5,10 +5,10 @@
  */
 import { beforeAll, expect } from 'vitest';
 import { collect } from '../ingest/ingest.fixtures.js';
+import { VISIT_METRICS } from '../reporting/stats-vocabulary.js';
 import { bearer, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import { generateVisits, type PlannedVisit, requestsOf } from './stats.dataset.js';
-import { VISIT_METRICS } from './stats-vocabulary.js';
 
 export const dayIn = (timezone: string, at: Date) =>
   new Intl.DateTimeFormat('en-CA', {
@@ -69,7 +69,7 @@ export function compared(
 
 /**
  * The test app holding the dataset, with `query` answering for its site (every metric unless
- * told). With `rollups`, the rollup job then builds every day but the last (stats/rollups/), so
+ * told). With `rollups`, the rollup job then builds every day but the last (reporting/rollups/), so
  * the answers come from the rollups and the raw visits together.
  */
 export function useStatsDataset({ rollups = false }: { rollups?: boolean } = {}) {

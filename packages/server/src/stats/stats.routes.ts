@@ -7,9 +7,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { principalOf } from '../http/authenticate.js';
 import { codedErrorSchema } from '../http/schemas.js';
-import { statsAnswerSchema, statsErrorSchemas, statsQueryBody } from './stats.schemas.js';
+import { STATS_QUERY_ROUTE, statsErrorSchemas } from '../reporting/report-routes.js';
+import { statsAnswerSchema, statsQueryBody } from './stats.schemas.js';
 import type { StatsService } from './stats.service.js';
-import { STATS_QUERY_ROUTE } from './stats-route-config.js';
 
 export function registerStatsRoutes(app: FastifyInstance, { stats }: { stats: StatsService }) {
   app.withTypeProvider<ZodTypeProvider>().post(

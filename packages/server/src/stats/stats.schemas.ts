@@ -1,11 +1,10 @@
 /** Body and answer of `POST /v1/stats/query`; the descriptions are the endpoint's documentation. */
 import { z } from 'zod';
 import { ATTRIBUTION_MODELS } from '../attribution/models.js';
-import { codedErrorSchema, siteRefSchema } from '../http/schemas.js';
+import { siteRefSchema } from '../http/schemas.js';
 import { daySchema } from '../lib/day-window.js';
-import { MAX_FILTERS } from './filters.js';
-import { quoted } from './quoted.js';
-import { aiRevenueQueryExample, statsAnswerExamples, statsQueryExamples } from './stats.examples.js';
+import { MAX_FILTERS } from '../reporting/filters.js';
+import { quoted } from '../reporting/quoted.js';
 import {
   COMPARISONS,
   DATE_RANGE_KEYWORDS,
@@ -16,7 +15,8 @@ import {
   MAX_RANGE_YEARS,
   METRICS,
   PROPS_PREFIX,
-} from './stats-vocabulary.js';
+} from '../reporting/stats-vocabulary.js';
+import { aiRevenueQueryExample, statsAnswerExamples, statsQueryExamples } from './stats.examples.js';
 
 const dimensionName = z.union(
   [
@@ -218,11 +218,3 @@ export const statsAnswerSchema = z
     // Named like the query's examples they answer.
     'x-examples': statsAnswerExamples,
   });
-
-export const statsErrorSchemas = {
-  401: codedErrorSchema,
-  403: codedErrorSchema,
-  404: codedErrorSchema,
-  422: codedErrorSchema,
-  429: codedErrorSchema,
-};

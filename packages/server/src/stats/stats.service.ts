@@ -8,16 +8,13 @@ import type { Principal } from '../access/principal.js';
 import type { DB } from '../db/types.js';
 import { badInput } from '../http/errors.js';
 import type { Clock } from '../lib/clock.js';
-import { refuseBeyondTraffic } from '../shared-links/shared-links.service.js';
-import type { SitesService } from '../sites/sites.service.js';
-import { compareRows, comparisonRange } from './comparison.js';
-import { checkCustomRange, dayIn, resolveDateRange, resolveTimezone } from './date-range.js';
-import { filterLeaves, parseFilters } from './filters.js';
-import { firstVisitDay } from './first-visit-day.query.js';
-import { planMetrics } from './metric-rules.js';
-import { answerStatsQuery } from './planner.js';
-import { quoted } from './quoted.js';
-import type { StatsQueryBody } from './stats.schemas.js';
+import { compareRows, comparisonRange } from '../reporting/comparison.js';
+import { checkCustomRange, dayIn, resolveDateRange, resolveTimezone } from '../reporting/date-range.js';
+import { filterLeaves, parseFilters } from '../reporting/filters.js';
+import { firstVisitDay } from '../reporting/first-visit-day.query.js';
+import { planMetrics } from '../reporting/metric-rules.js';
+import { answerStatsQuery } from '../reporting/planner.js';
+import { quoted } from '../reporting/quoted.js';
 import {
   DEFAULT_LIMIT,
   type Dimension,
@@ -25,7 +22,10 @@ import {
   isTimeDimension,
   type Metric,
   VISIT_METRICS,
-} from './stats-vocabulary.js';
+} from '../reporting/stats-vocabulary.js';
+import { refuseBeyondTraffic } from '../shared-links/shared-links.service.js';
+import type { SitesService } from '../sites/sites.service.js';
+import type { StatsQueryBody } from './stats.schemas.js';
 
 export function createStatsService({
   db,

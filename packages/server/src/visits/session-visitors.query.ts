@@ -1,7 +1,7 @@
 /**
  * Who each listed visit's visitor is, as a `vh_` handle names them: the person of the visitor id
  * (its earliest identity link's person key, or the visitor id alone; identity/identity.ts) and
- * that person's earliest visit, which the handle encodes (visitors/visitor-handles.ts). So a
+ * that person's earliest visit, which the handle encodes (people/visitor-handles.ts). So a
  * session shows the same handle as the person's row in the visitor reports, and the handle opens
  * their profile.
  */

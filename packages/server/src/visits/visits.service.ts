@@ -8,11 +8,11 @@ import type { Principal } from '../access/principal.js';
 import type { DB } from '../db/types.js';
 import { badInput, notFound } from '../http/errors.js';
 import type { Clock } from '../lib/clock.js';
+import { createHandleCodec } from '../people/visitor-handles.js';
 import type { RatesService } from '../rates/rates.service.js';
+import { addDays, dayIn, resolveTimezone } from '../reporting/date-range.js';
+import { parseFiltersText } from '../reporting/filters.js';
 import type { SitesService } from '../sites/sites.service.js';
-import { addDays, dayIn, resolveTimezone } from '../stats/date-range.js';
-import { parseFiltersText } from '../stats/filters.js';
-import { createHandleCodec } from '../visitors/visitor-handles.js';
 import { decodeSessionCursor, encodeSessionCursor, type SessionCursor } from './session-cursor.js';
 import { findVisitPayments } from './session-payments.query.js';
 import { netRevenueByVisit } from './session-revenue.js';
@@ -36,7 +36,7 @@ export interface VisitsDeps {
   clock: Clock;
   sites: Pick<SitesService, 'resolveSite'>;
   rates: Pick<RatesService, 'convertMinor'>;
-  /** Seals the `vh_` handles (visitors/visitor-handles.ts). */
+  /** Seals the `vh_` handles (people/visitor-handles.ts). */
   secretKey: string;
 }
 

@@ -4,7 +4,7 @@
  * ties, time zones, trails with time on page, and the visitor report's `latest_session_id`.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createHandleCodec } from '../visitors/visitor-handles.js';
+import { createHandleCodec } from '../people/visitor-handles.js';
 import { CHANNELS, type PlannedVisit } from './visits.dataset.js';
 import {
   byStartThenId,

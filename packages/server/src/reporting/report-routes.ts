@@ -6,6 +6,7 @@
  */
 import type { CredentialKind } from '../http/authenticate.js';
 import type { RouteLimits } from '../http/rate-limit.js';
+import { codedErrorSchema } from '../http/schemas.js';
 
 const STATS_READS: RouteLimits = { perCredential: 120, credentialGroup: 'stats:read' };
 const REALTIME_POLLING: RouteLimits = { perCredential: 600, credentialGroup: 'stats:realtime' };
@@ -16,3 +17,12 @@ const reportConfig = (limits: RouteLimits, accepts: readonly CredentialKind[]) =
 export const STATS_READ_ROUTE = reportConfig(STATS_READS, ['key', 'session']);
 export const STATS_QUERY_ROUTE = reportConfig(STATS_READS, ['key', 'session', 'share']);
 export const REALTIME_ROUTE = reportConfig(REALTIME_POLLING, ['key', 'session', 'share']);
+
+/** The errors every traffic report answers, in the sites area's shape. */
+export const statsErrorSchemas = {
+  401: codedErrorSchema,
+  403: codedErrorSchema,
+  404: codedErrorSchema,
+  422: codedErrorSchema,
+  429: codedErrorSchema,
+};

@@ -10,8 +10,7 @@ import { goalNameParams, goalsErrorSchema } from '../goals/goals.schemas.js';
 import { GOAL_READ } from '../goals/goals-route-config.js';
 import { principalOf } from '../http/authenticate.js';
 import { codedErrorSchema } from '../http/schemas.js';
-import { statsErrorSchemas } from '../stats/stats.schemas.js';
-import { STATS_READ_ROUTE } from '../stats/stats-route-config.js';
+import { STATS_READ_ROUTE, statsErrorSchemas } from '../reporting/report-routes.js';
 import {
   goalVisitorsQuery,
   goalVisitorsSchema,
