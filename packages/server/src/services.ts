@@ -27,7 +27,7 @@ import { createPrivacyService } from './privacy/privacy.service.js';
 import { createPrivacyJobs } from './privacy/privacy-jobs.js';
 import { createRatesService } from './rates/rates.service.js';
 import { createRealtimeService } from './realtime/realtime.service.js';
-import { createStatsRollups } from './reporting/rollups/rollup-job.js';
+import { createStatsRollups } from './reporting/rollups/rollup-job.query.js';
 import { createRetention } from './retention/retention.js';
 import { createRevenueService } from './revenue/revenue.service.js';
 import { createSecondFactorService } from './second-factor/second-factor.service.js';

@@ -10,7 +10,7 @@ import { badInput } from '../http/errors.js';
 import type { Clock } from '../lib/clock.js';
 import type { RatesService } from '../rates/rates.service.js';
 import { addDays, dayIn, resolveTimezone, toDate } from '../reporting/date-range.js';
-import { rangeInstants } from '../reporting/grain.js';
+import { rangeInstants } from '../reporting/grain.sql.js';
 import type { SitesService } from '../sites/sites.service.js';
 import {
   AI_VISIBILITY_DEFAULT_DAYS,

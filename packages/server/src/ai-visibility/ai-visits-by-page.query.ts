@@ -1,7 +1,7 @@
 /** Visits from AI assistants per entry page and assistant, started in a range of instants. */
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/types.js';
-import { VISIT_DIMENSION_SQL } from '../reporting/visit-columns.js';
+import { VISIT_DIMENSION_SQL } from '../reporting/visit-columns.sql.js';
 
 export interface AiVisitRow {
   page: string;

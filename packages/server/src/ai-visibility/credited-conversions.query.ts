@@ -10,7 +10,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { AttributionModel, DB } from '../db/types.js';
 import { visitsTowardConversion } from '../identity/identity.sql.js';
 import { paidOutCurrency, paidOutMinor } from '../payments/paid-out.sql.js';
-import { VISIT_DIMENSION_SQL } from '../reporting/visit-columns.js';
+import { VISIT_DIMENSION_SQL } from '../reporting/visit-columns.sql.js';
 import { creditedSourceOf } from '../revenue/credited-source.sql.js';
 
 export interface CreditWindow {

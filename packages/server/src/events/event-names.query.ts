@@ -5,7 +5,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/types.js';
-import type { Instants } from '../reporting/grain.js';
+import type { Instants } from '../reporting/grain.sql.js';
 import type { EventType } from './event-types.js';
 import { EVENT_TYPE_SQL, isEventTypeSql } from './event-types.sql.js';
 

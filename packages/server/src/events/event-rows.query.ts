@@ -8,8 +8,8 @@
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../db/types.js';
-import type { Instants } from '../reporting/grain.js';
-import { VISIT_DIMENSION_SQL } from '../reporting/visit-columns.js';
+import type { Instants } from '../reporting/grain.sql.js';
+import { VISIT_DIMENSION_SQL } from '../reporting/visit-columns.sql.js';
 import { isPaymentOfVisit } from '../visits/visit-conversions.sql.js';
 import type { EventCursor } from './event-cursor.js';
 import type { Person } from './event-people.js';

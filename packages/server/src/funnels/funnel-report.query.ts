@@ -11,9 +11,9 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../db/types.js';
 import { personLinks } from '../identity/identity.sql.js';
-import { filterSql } from '../reporting/filter-sql.js';
+import { filterSql } from '../reporting/filter.sql.js';
 import type { Filter } from '../reporting/filters.js';
-import { personSql, VISIT_DIMENSION_SQL } from '../reporting/visit-columns.js';
+import { personSql, VISIT_DIMENSION_SQL } from '../reporting/visit-columns.sql.js';
 import type { FunnelStep } from './funnel-steps.js';
 import { stepHits } from './step-hits.query.js';
 

@@ -7,7 +7,7 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { collect } from '../ingest/ingest.fixtures.js';
-import { urlPath } from '../reporting/visit-columns.js';
+import { urlPath } from '../reporting/visit-columns.sql.js';
 import { bearer, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import {

@@ -106,7 +106,7 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
   };
   // ─────────────────────────────────────────────────────────────────────────────────────────
 
-  // ── Background worker: stats rollups (reporting/rollups/rollup-job.ts), every minute ─────────
+  // ── Background worker: stats rollups (reporting/rollups/rollup-job.query.ts), every minute ─────────
   // Builds the visit rollups of days whose visits have all ended (up to 400 days a run, so a
   // year of a site after an upgrade takes one run), and drops days that identity links changed;
   // and the goal rollups of ended days, again for days a late conversion changed.

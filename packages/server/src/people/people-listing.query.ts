@@ -34,7 +34,7 @@ export interface PeoplePageQuery {
   currency: string;
   start: Date;
   end: Date;
-  /** A condition over `visits v` (reporting/filter-sql.ts); a person needs one such visit. */
+  /** A condition over `visits v` (reporting/filter.sql.ts); a person needs one such visit. */
   visitMatches: RawBuilder<boolean>;
   sort: PeopleSort;
   /** The last person of the previous page: this page starts after them. */

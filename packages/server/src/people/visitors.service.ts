@@ -13,7 +13,7 @@ import type { Clock } from '../lib/clock.js';
 import { type DayWindow, resolveDayWindow } from '../lib/day-window.js';
 import { toMajorUnits } from '../lib/money.js';
 import { convertMajor, roundToCurrency } from '../rates/exchange.js';
-import { filterSql } from '../reporting/filter-sql.js';
+import { filterSql } from '../reporting/filter.sql.js';
 import { parseFiltersText } from '../reporting/filters.js';
 import type { SitesService } from '../sites/sites.service.js';
 import { findRefundsOfConversions } from '../visits/conversion-refunds.query.js';

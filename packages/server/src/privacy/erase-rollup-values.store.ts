@@ -8,7 +8,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/types.js';
 import { holdsOnly } from '../reporting/rollups/people-sketch.js';
-import { monthOf, PAGE } from '../reporting/rollups/rollup-day.js';
+import { monthOf, PAGE } from '../reporting/rollups/rollup-day.query.js';
 import type { RequestRef } from './person-rows.sql.js';
 import { scopeValues } from './scope.store.js';
 

@@ -14,10 +14,10 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { sortedLockIds, visitorLockKey } from '../db/advisory-locks.js';
 import type { DB } from '../db/types.js';
-import { buildGoalRollupDay } from '../reporting/rollups/goal-rollup-day.js';
+import { buildGoalRollupDay } from '../reporting/rollups/goal-rollup-day.query.js';
 import { personHash, swapPeople } from '../reporting/rollups/people-sketch.js';
-import { buildRollupDay, monthOf } from '../reporting/rollups/rollup-day.js';
-import { lastClosableDay } from '../reporting/rollups/rollup-job.js';
+import { buildRollupDay, monthOf } from '../reporting/rollups/rollup-day.query.js';
+import { lastClosableDay } from '../reporting/rollups/rollup-job.query.js';
 import { deleteEventsWithValues } from './erase-events.store.js';
 import { deleteSoleValueRows } from './erase-rollup-values.store.js';
 import {

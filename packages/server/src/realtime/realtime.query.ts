@@ -5,7 +5,7 @@
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../db/types.js';
-import { VISIT_DIMENSION_SQL } from '../reporting/visit-columns.js';
+import { VISIT_DIMENSION_SQL } from '../reporting/visit-columns.sql.js';
 
 export interface ActivityWindow {
   siteId: string;

@@ -21,14 +21,17 @@ import {
   type ConversionQuery,
   conversionCounts,
   goalValues,
-} from './conversion-grain.js';
-import { countGroups, type Grouped, type GroupedPage, type GroupedRow, readGroups } from './grouped-query.js';
-import { type PageviewMetric, pageviewGrain } from './pageview-grain.js';
-import { revenueAmounts } from './revenue-grain.js';
-import { readConversionGroupsFromRollups, readGoalValuesFromRollups } from './rollups/goal-rollup-reader.js';
-import { readPageGroupsFromRollups, readVisitGroupsFromRollups } from './rollups/rollup-reader.js';
+} from './conversion-grain.sql.js';
+import { countGroups, type Grouped, type GroupedPage, type GroupedRow, readGroups } from './grouped.query.js';
+import { type PageviewMetric, pageviewGrain } from './pageview-grain.sql.js';
+import { revenueAmounts } from './revenue-grain.sql.js';
+import {
+  readConversionGroupsFromRollups,
+  readGoalValuesFromRollups,
+} from './rollups/goal-rollup-reader.query.js';
+import { readPageGroupsFromRollups, readVisitGroupsFromRollups } from './rollups/rollup-reader.query.js';
 import type { VisitMetric } from './stats-vocabulary.js';
-import { visitGrain } from './visit-grain.js';
+import { visitGrain } from './visit-grain.sql.js';
 
 /** How a grain's groups are asked for: whole, or ordered and paged where the source can. */
 export interface GrainRead {

@@ -6,15 +6,15 @@
  *   have no per-page or per-goal meaning;
  * - `events`, `conversions`, `goal_value` count conversion events, and by `event:goal` or
  *   `event:props:*` so do `visitors` (the people who converted); by a source dimension a
- *   conversion counts for its credited source (conversion-grain.ts);
+ *   conversion counts for its credited source (conversion-grain.sql.ts);
  * - `conversion_rate` is people with a conversion during a visit over visitors (the visitors of
  *   the same time and visit groups; by goal, all of them);
  * - revenue comes from the daily revenue rollup, which knows the credited source only.
  */
 import { badInput } from '../http/errors.js';
-import type { ConversionCount } from './conversion-grain.js';
+import type { ConversionCount } from './conversion-grain.sql.js';
 import { type Filter, filterLeaves } from './filters.js';
-import type { PageviewMetric } from './pageview-grain.js';
+import type { PageviewMetric } from './pageview-grain.sql.js';
 import type { Dimension, Metric, VisitMetric } from './stats-vocabulary.js';
 import { isEventDimension, isRevenueMetric } from './stats-vocabulary.js';
 

@@ -8,7 +8,7 @@ import { collect, newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
 import { bearer, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import type { Filter } from './filters.js';
-import { pageviewsPerVisitSql } from './pageview-grain.js';
+import { pageviewsPerVisitSql } from './pageview-grain.sql.js';
 
 describe('page reports of AI visits', () => {
   const t = useTestApp();

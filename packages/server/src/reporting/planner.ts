@@ -9,13 +9,13 @@
  */
 import type { Kysely } from 'kysely';
 import type { AttributionModel, DB } from '../db/types.js';
-import type { ConversionCount } from './conversion-grain.js';
+import type { ConversionCount } from './conversion-grain.sql.js';
 import type { Filter } from './filters.js';
-import type { GrainQuery } from './grain.js';
+import type { GrainQuery } from './grain.sql.js';
 import { type Grain, type GrainRead, readGrain } from './grain-sources.js';
-import type { GroupedRow } from './grouped-query.js';
+import type { GroupedRow } from './grouped.query.js';
 import { isSingleGrain, type StatsPlan } from './metric-rules.js';
-import { inSiteCurrency, type Unconverted } from './money.js';
+import { inSiteCurrency, type Unconverted } from './money.query.js';
 import { orderRows } from './row-order.js';
 import type { Dimension, Metric, VisitMetric } from './stats-vocabulary.js';
 import { isEventDimension } from './stats-vocabulary.js';

@@ -1,5 +1,5 @@
 /**
- * Orders merged stats rows as the database orders a single grain (grouped-query.ts): the
+ * Orders merged stats rows as the database orders a single grain (grouped.query.ts): the
  * requested keys, then every dimension ascending, nulls last, strings in byte order.
  */
 import type { Dimension, Metric } from './stats-vocabulary.js';

@@ -1,6 +1,6 @@
 /**
  * Which of a site's days may lose their raw rows: the reports read a day from its visit rollups
- * (reporting/rollups/rollup-day.ts) only once `stats_rollup_days` records it as built, and the raw
+ * (reporting/rollups/rollup-day.query.ts) only once `stats_rollup_days` records it as built, and the raw
  * visits and pageviews otherwise. So a purge of rows the rollups are built from keeps to the
  * first unbroken run of built days. A visit's later custom events (its bounce) fall in that run
  * too, since the run has no gap between the visit's day and theirs.

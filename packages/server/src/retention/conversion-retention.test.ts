@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { collect, newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
 import { DAY_MS } from '../lib/clock.js';
-import { buildGoalRollupDay } from '../reporting/rollups/goal-rollup-day.js';
+import { buildGoalRollupDay } from '../reporting/rollups/goal-rollup-day.query.js';
 import { bearer, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import { CONVERSION_RETENTION_DAYS } from './retention.js';

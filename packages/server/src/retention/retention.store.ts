@@ -69,7 +69,7 @@ export function listSitesWithVisitRule(db: Kysely<DB>, after: string | null) {
     .execute();
 }
 
-/** A conversion event whose day's goal rollups are built (reporting/rollups/goal-rollup-day.ts). */
+/** A conversion event whose day's goal rollups are built (reporting/rollups/goal-rollup-day.query.ts). */
 const onBuiltGoalDay = sql`exists (
   select 1 from stats_goal_rollup_days g
   where g.site_id = events.site_id and g.day = (events.occurred_at at time zone 'UTC')::date

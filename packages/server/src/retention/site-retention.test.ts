@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { collect, newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
 import { DAY_MS } from '../lib/clock.js';
-import { deleteRollupRows } from '../reporting/rollups/rollup-day.js';
+import { deleteRollupRows } from '../reporting/rollups/rollup-day.query.js';
 import { bearer, useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 

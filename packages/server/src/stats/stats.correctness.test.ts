@@ -41,7 +41,7 @@ describe.each([
   });
 
   it('counts the same people over a range longer than a quarter, which counts them another way', async () => {
-    // Up to 92 days visits are grouped per person (reporting/visit-grain.ts); longer ranges count
+    // Up to 92 days visits are grouped per person (reporting/visit-grain.sql.ts); longer ranges count
     // distinct people. Both must give the plain answer.
     const long = ['2025-11-01', '2026-03-12'];
     const everything = inRange('UTC', long[0] as string, long[1] as string);

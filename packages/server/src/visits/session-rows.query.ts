@@ -6,9 +6,9 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/types.js';
-import { filterSql } from '../reporting/filter-sql.js';
+import { filterSql } from '../reporting/filter.sql.js';
 import type { Filter } from '../reporting/filters.js';
-import { VISIT_DIMENSION_SQL } from '../reporting/visit-columns.js';
+import { VISIT_DIMENSION_SQL } from '../reporting/visit-columns.sql.js';
 import type { SessionCursor } from './session-cursor.js';
 import { conversionsOfVisit } from './visit-conversions.sql.js';
 

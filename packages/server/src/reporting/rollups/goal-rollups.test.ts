@@ -10,7 +10,7 @@ import { serverEvent } from '../../attribution/attribution.fixtures.js';
 import { newVisitorId } from '../../ingest/ingest.fixtures.js';
 import { bearer, useTestApp } from '../../test/app.js';
 import { insertSite } from '../../test/factories.js';
-import { buildGoalRollupDay } from './goal-rollup-day.js';
+import { buildGoalRollupDay } from './goal-rollup-day.query.js';
 
 describe('goal rollups', () => {
   const t = useTestApp();

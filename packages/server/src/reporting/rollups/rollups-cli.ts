@@ -7,7 +7,7 @@ import { loadConfig } from '../../config.js';
 import { configuredDatabase, openDatabase } from '../../db/database.js';
 import { migrate } from '../../db/migrate.js';
 import { systemClock } from '../../lib/clock.js';
-import { createStatsRollups } from './rollup-job.js';
+import { createStatsRollups } from './rollup-job.query.js';
 
 const config = loadConfig();
 const database = await openDatabase(configuredDatabase(config));

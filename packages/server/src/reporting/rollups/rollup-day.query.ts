@@ -1,17 +1,17 @@
 /**
  * Builds the rollups of one site and UTC day (migrations/024_stats_rollups.sql) from the day's
  * visits and pageviews, read with the dimension, person and bounce rules the raw reports use
- * (visit-columns.ts, pageview-grain.ts), so a report reads the same figures from either. A day is built only once
+ * (visit-columns.sql.ts, pageview-grain.sql.ts), so a report reads the same figures from either. A day is built only once
  * every visit that started on it has ended: a closed visit never changes (ingest drops activity
  * after 30 idle minutes), so the day's figures are final but for identity links made later
- * (rollup-job.ts drops such days to be built again).
+ * (rollup-job.query.ts drops such days to be built again).
  */
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/types.js';
-import { personJoin } from '../grain.js';
-import { viewedDayBefore } from '../pageview-grain.js';
+import { personJoin } from '../grain.sql.js';
+import { viewedDayBefore } from '../pageview-grain.sql.js';
 import { VISIT_DIMENSIONS } from '../stats-vocabulary.js';
-import { BOUNCED, customEventsJoin, personSql, VISIT_DIMENSION_SQL } from '../visit-columns.js';
+import { BOUNCED, customEventsJoin, personSql, VISIT_DIMENSION_SQL } from '../visit-columns.sql.js';
 import { PeopleSketch, personHash } from './people-sketch.js';
 
 /** The rollup of a whole day, without a dimension. */

@@ -9,16 +9,16 @@ import type { AttributionModel } from '../db/types.js';
 import { PAYMENT_EVENT_NAMES } from '../goals/goal-names.js';
 import { DIRECT_SOURCE } from '../revenue/credited-source.js';
 import { creditedSourceOf } from '../revenue/credited-source.sql.js';
-import { eventDimensionSql, filterSql } from './filter-sql.js';
-import { filteredDimensions, type GrainQuery, personJoin, rangeEnd, rangeStart } from './grain.js';
-import type { Grouped } from './grouped-query.js';
+import { eventDimensionSql, filterSql } from './filter.sql.js';
+import { filteredDimensions, type GrainQuery, personJoin, rangeEnd, rangeStart } from './grain.sql.js';
+import type { Grouped } from './grouped.query.js';
 import {
   isEventDimension,
   isTimeDimension,
   isVisitDimension,
   type VisitDimension,
 } from './stats-vocabulary.js';
-import { personSql, timeBucketSql, VISIT_DIMENSION_SQL } from './visit-columns.js';
+import { personSql, timeBucketSql, VISIT_DIMENSION_SQL } from './visit-columns.sql.js';
 
 /** `converters`: people with a conversion during a visit, the numerator of `conversion_rate`. */
 export type ConversionCount = 'events' | 'conversions' | 'visitors' | 'converters';
@@ -139,7 +139,7 @@ export function conversionCounts(q: ConversionQuery, counts: ConversionCount[]):
 
 /**
  * The summed `value` of the events a site sent, per group, currency and UTC day (the extras), in
- * minor units of that currency; money.ts turns it into the site's currency.
+ * minor units of that currency; money.query.ts turns it into the site's currency.
  */
 export function goalValues(q: ConversionQuery): Grouped {
   return {

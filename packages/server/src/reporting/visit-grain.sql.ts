@@ -10,9 +10,9 @@
  */
 import { type RawBuilder, sql } from 'kysely';
 import { DAY_MS } from '../lib/clock.js';
-import { filterSql } from './filter-sql.js';
-import { filteredDimensions, type GrainQuery, personJoin, rangeEnd, rangeStart } from './grain.js';
-import type { Grouped } from './grouped-query.js';
+import { filterSql } from './filter.sql.js';
+import { filteredDimensions, type GrainQuery, personJoin, rangeEnd, rangeStart } from './grain.sql.js';
+import type { Grouped } from './grouped.query.js';
 import { isTimeDimension, isVisitDimension, type VisitMetric } from './stats-vocabulary.js';
 import {
   customEventsJoin,
@@ -22,7 +22,7 @@ import {
   VISIT_DIMENSION_SQL,
   VISIT_METRIC_OVER_PEOPLE_SQL,
   VISIT_METRIC_SQL,
-} from './visit-columns.js';
+} from './visit-columns.sql.js';
 
 /** The longest range whose visits are grouped per person (a quarter). */
 const PER_PERSON_MAX_DAYS = 92;

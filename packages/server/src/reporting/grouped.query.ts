@@ -1,5 +1,5 @@
 /**
- * Runs one grouped read of a stats query: the rows a grain (visit-grain.ts and its siblings)
+ * Runs one grouped read of a stats query: the rows a grain (visit-grain.sql.ts and its siblings)
  * describes, grouped by the dimension expressions, with the metric expressions per group.
  * Every value from the query is a parameter; names pick entries from fixed maps and never reach
  * SQL themselves.

@@ -3,11 +3,11 @@
  * viewed a page, and its pageviews, bucketed by when the page was viewed.
  */
 import { type RawBuilder, sql } from 'kysely';
-import { eventDimensionSql, filterSql } from './filter-sql.js';
-import { filteredDimensions, type GrainQuery, personJoin, rangeEnd, rangeStart } from './grain.js';
-import type { Grouped } from './grouped-query.js';
+import { eventDimensionSql, filterSql } from './filter.sql.js';
+import { filteredDimensions, type GrainQuery, personJoin, rangeEnd, rangeStart } from './grain.sql.js';
+import type { Grouped } from './grouped.query.js';
 import { isEventDimension, isTimeDimension, isVisitDimension } from './stats-vocabulary.js';
-import { keepsAiVisitsOnly, personSql, timeBucketSql, VISIT_DIMENSION_SQL } from './visit-columns.js';
+import { keepsAiVisitsOnly, personSql, timeBucketSql, VISIT_DIMENSION_SQL } from './visit-columns.sql.js';
 
 export type PageviewMetric = 'visitors' | 'visits' | 'pageviews';
 

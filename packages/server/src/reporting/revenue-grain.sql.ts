@@ -1,7 +1,7 @@
 /**
  * Revenue metrics from the daily revenue rollup (revenue/revenue-ledger.ts writes it): net and
  * refunded amounts credited to each source under one attribution model, per UTC day and
- * currency (the extras); money.ts turns them into the site's currency. The rollup knows the
+ * currency (the extras); money.query.ts turns them into the site's currency. The rollup knows the
  * credited source label only, so revenue breaks down by time, channel and assistant, and is
  * filtered by channel and assistant alone (metric-rules.ts).
  */
@@ -9,17 +9,17 @@ import { sql } from 'kysely';
 import type { AttributionModel } from '../db/types.js';
 import { DIRECT_SOURCE } from '../revenue/credited-source.js';
 import { AI_ASSISTANTS } from '../sources/sources.data.js';
-import { filterSql } from './filter-sql.js';
-import type { GrainQuery } from './grain.js';
-import type { Grouped } from './grouped-query.js';
+import { filterSql } from './filter.sql.js';
+import type { GrainQuery } from './grain.sql.js';
+import type { Grouped } from './grouped.query.js';
 import { isTimeDimension } from './stats-vocabulary.js';
-import { dayBucketSql } from './visit-columns.js';
+import { dayBucketSql } from './visit-columns.sql.js';
 
 const AI_LABELS = sql.join(AI_ASSISTANTS.map((assistant) => sql.lit(assistant.label)));
 
 /**
  * The visit dimensions revenue can be read by, over `daily_revenue d`. '' is revenue no visit
- * could be credited with: direct, as its conversion is (conversion-grain.ts).
+ * could be credited with: direct, as its conversion is (conversion-grain.sql.ts).
  */
 export const REVENUE_DIMENSION_SQL = {
   'visit:channel': sql<

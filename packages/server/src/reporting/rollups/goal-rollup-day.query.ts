@@ -1,17 +1,17 @@
 /**
  * Builds the goal rollups of one site and UTC day (migrations/032_goal_rollups.sql) from the
  * day's conversion events, read with the person and "sent by the site" rules the raw conversion
- * reports use (conversion-grain.ts), so a report reads the same figures from either. Unlike a
+ * reports use (conversion-grain.sql.ts), so a report reads the same figures from either. Unlike a
  * day's visits, its conversions may still come later (a payment sent for a past day): the
  * events trigger then marks the day to be built again, and the rollup job does so. A null name or
  * currency is stored as ''.
  */
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/types.js';
-import { PERSON, SITE_SENT } from '../conversion-grain.js';
-import { personJoin } from '../grain.js';
+import { PERSON, SITE_SENT } from '../conversion-grain.sql.js';
+import { personJoin } from '../grain.sql.js';
 import { PeopleSketch, personHash } from './people-sketch.js';
-import { dayEnd, dayStart, INSERT_CHUNK } from './rollup-day.js';
+import { dayEnd, dayStart, INSERT_CHUNK } from './rollup-day.query.js';
 
 interface GoalGroup {
   events: number;

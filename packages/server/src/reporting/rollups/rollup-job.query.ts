@@ -1,11 +1,11 @@
 /**
- * Keeps the visit rollups (rollup-day.ts) up to date, one pass per run of the background job:
+ * Keeps the visit rollups (rollup-day.query.ts) up to date, one pass per run of the background job:
  * for each site, first drops the built days that identity links made since the last pass have
  * made stale (a link merges a visitor id into a person, which changes the people of every day
  * that visitor id visited), then builds the days not built yet, oldest first, from the month of
  * the site's first visit to the last day that can have ended (a visit may go on up to 30 idle
- * minutes past midnight), then merges every month whose days are all built (rollup-month.ts).
- * Then it builds the goal rollups (goal-rollup-day.ts) of the days from the site's first
+ * minutes past midnight), then merges every month whose days are all built (rollup-month.query.ts).
+ * Then it builds the goal rollups (goal-rollup-day.query.ts) of the days from the site's first
  * conversion that are not built, or were marked to be built again by a conversion sent for them
  * later or by an identity link. Last, it counts the people of some rows built before their count
  * was stored. Safe in several processes at once: a day's build is one transaction that takes the
@@ -16,10 +16,10 @@ import type { DB } from '../../db/types.js';
 import type { Clock } from '../../lib/clock.js';
 import { DAY_MS, MINUTE_MS } from '../../lib/clock.js';
 import { firstWholeRawDay } from '../../retention/retention-limits.js';
-import { buildGoalRollupDay } from './goal-rollup-day.js';
-import { buildRollupDay, deleteRollupRows } from './rollup-day.js';
-import { mergeRollupMonth, monthsToMerge } from './rollup-month.js';
-import { countRollupPeople } from './rollup-people-counts.js';
+import { buildGoalRollupDay } from './goal-rollup-day.query.js';
+import { buildRollupDay, deleteRollupRows } from './rollup-day.query.js';
+import { mergeRollupMonth, monthsToMerge } from './rollup-month.query.js';
+import { countRollupPeople } from './rollup-people-counts.query.js';
 
 /**
  * Longer than any ingest transaction takes to commit: a link is certainly visible this long
@@ -39,7 +39,7 @@ export interface RollupRunReport {
   stale: number;
   /** Days left for a later run: a visit of theirs may still go on, or the run's budget was spent. */
   waiting: number;
-  /** Rows built before their people count was stored, counted now (rollup-people-counts.ts). */
+  /** Rows built before their people count was stored, counted now (rollup-people-counts.query.ts). */
   counted: number;
   /** Days whose goal rollups were built. */
   goalDays: number;

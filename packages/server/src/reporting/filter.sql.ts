@@ -10,7 +10,7 @@ import type { Filter, FilterLeaf } from './filters.js';
 import { containsPattern, matchesPattern } from './like-pattern.js';
 import type { EventDimension, VisitDimension } from './stats-vocabulary.js';
 import { isVisitDimension, PROPS_PREFIX } from './stats-vocabulary.js';
-import { VISIT_DIMENSION_SQL } from './visit-columns.js';
+import { VISIT_DIMENSION_SQL } from './visit-columns.sql.js';
 
 /** What one row of the filtered query is: a visit `v`, or an event `e` joined to its visit `v`. */
 export type FilteredRows = 'visits' | 'pageviews' | 'conversions';

@@ -2,20 +2,20 @@
  * Conversion counts and goal values read from the goal rollups (migrations/032_goal_rollups.sql)
  * where they can answer: UTC days, buckets of a day or longer, by goal or not at all, and
  * filtered by goal only. The built days of the range come from the rollups, the others from the
- * raw conversion events, one person per row (conversion-grain.ts), in one snapshot; sums add up
+ * raw conversion events, one person per row (conversion-grain.sql.ts), in one snapshot; sums add up
  * and people merge as sketches. The converters of the conversion rate (people who converted
  * during a visit) are not rolled up. Anything else answers null, and the caller reads the events.
  */
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/types.js';
-import { type ConversionCount, conversionsPerPersonSql, goalValues } from '../conversion-grain.js';
-import { filterSql } from '../filter-sql.js';
-import { filteredDimensions, type GrainQuery } from '../grain.js';
-import { type Grouped, type GroupedRow, readGroups, withReadMemory } from '../grouped-query.js';
+import { type ConversionCount, conversionsPerPersonSql, goalValues } from '../conversion-grain.sql.js';
+import { filterSql } from '../filter.sql.js';
+import { filteredDimensions, type GrainQuery } from '../grain.sql.js';
+import { type Grouped, type GroupedRow, readGroups, withReadMemory } from '../grouped.query.js';
 import { isTimeDimension } from '../stats-vocabulary.js';
-import { dayBucketSql } from '../visit-columns.js';
+import { dayBucketSql } from '../visit-columns.sql.js';
 import { PeopleSketch, personHash } from './people-sketch.js';
-import { daysNotBuilt } from './rollup-reader.js';
+import { daysNotBuilt } from './rollup-reader.query.js';
 
 const GOAL = 'event:goal';
 

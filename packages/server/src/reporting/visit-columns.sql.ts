@@ -101,7 +101,7 @@ export const customEventsJoin = (siteId: string, start: RawBuilder<unknown>) => 
 export const BOUNCED = sql<boolean>`(v.pageviews = 1 and v.engaged_seconds < ${sql.lit(BOUNCE_ENGAGED_SECONDS)} and ce.visit_id is null)`;
 
 /**
- * What each person contributes to a group (visit-grain.ts counts people by grouping per person,
+ * What each person contributes to a group (visit-grain.sql.ts counts people by grouping per person,
  * which PostgreSQL does with a hash where `count(distinct)` sorts): their visits, pageviews and
  * engaged seconds, and their bounces when `ce` is joined.
  */

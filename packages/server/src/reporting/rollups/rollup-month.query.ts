@@ -7,7 +7,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/types.js';
-import { INSERT_CHUNK, newGroup, ROLLUP_DIMENSIONS, type RollupGroup, rowOf } from './rollup-day.js';
+import { INSERT_CHUNK, newGroup, ROLLUP_DIMENSIONS, type RollupGroup, rowOf } from './rollup-day.query.js';
 
 /** The months of the site whose days are all built and that have no month rows yet. */
 export async function monthsToMerge(db: Kysely<DB>, siteId: string): Promise<string[]> {

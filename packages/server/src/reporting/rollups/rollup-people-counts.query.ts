@@ -1,6 +1,6 @@
 /**
  * Counts the people of rollup rows built before their count was stored (migration 030), so that
- * a report can bound every row's people without reading its sketch (rollup-reader.ts). Rows
+ * a report can bound every row's people without reading its sketch (rollup-reader.query.ts). Rows
  * built since carry their count; this only catches up on older ones, a batch at a time.
  */
 import { type Kysely, sql } from 'kysely';

@@ -3,23 +3,23 @@
  * answer: UTC days, buckets of a day or longer, and at most one visit dimension (or the page),
  * which the filters may use too (the rollups hold one dimension per row, so they cannot filter
  * one dimension while breaking down by another). The days of the range that are built come from the rollups, the
- * others from the raw visits grouped per person (visit-grain.ts) or pageviews per visit
- * (pageview-grain.ts), all in one snapshot, and the
+ * others from the raw visits grouped per person (visit-grain.sql.ts) or pageviews per visit
+ * (pageview-grain.sql.ts), all in one snapshot, and the
  * two are merged here: sums add up, people merge as sketches (people-sketch.ts). Anything else
  * answers null, and the caller reads the raw visits.
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { DAY_MS } from '../../lib/clock.js';
-import { filterSql } from '../filter-sql.js';
-import { filteredDimensions, type GrainQuery } from '../grain.js';
-import { type GroupedRow, withReadMemory } from '../grouped-query.js';
-import { type PageviewMetric, pageviewsPerVisitSql } from '../pageview-grain.js';
+import { filterSql } from '../filter.sql.js';
+import { filteredDimensions, type GrainQuery } from '../grain.sql.js';
+import { type GroupedRow, withReadMemory } from '../grouped.query.js';
+import { type PageviewMetric, pageviewsPerVisitSql } from '../pageview-grain.sql.js';
 import { isTimeDimension, isVisitDimension, type VisitMetric } from '../stats-vocabulary.js';
-import { dayBucketSql } from '../visit-columns.js';
-import { visitsPerPersonSql } from '../visit-grain.js';
+import { dayBucketSql } from '../visit-columns.sql.js';
+import { visitsPerPersonSql } from '../visit-grain.sql.js';
 import { PeopleSketch, personHash } from './people-sketch.js';
-import { monthOf, PAGE, TOTAL } from './rollup-day.js';
+import { monthOf, PAGE, TOTAL } from './rollup-day.query.js';
 
 export interface VisitGroups {
   /** With `top`, only the groups that could be among the first `top`. */
@@ -290,7 +290,7 @@ const isPageQuery = (q: GrainQuery) =>
   [...filteredDimensions(q)].every((name) => name === PAGE);
 
 /**
- * People, visits and pageviews per page (pageview-grain.ts's figures). A visit counts once per
+ * People, visits and pageviews per page (pageview-grain.sql.ts's figures). A visit counts once per
  * group: the pages rollup counts it on each day it viewed the page, so a day whose visits also
  * viewed the page the day before, in the same group, takes those visits off again.
  */

@@ -8,7 +8,7 @@ import type { DB } from '../db/types.js';
 import { currencyExponent, toMajorUnits } from '../lib/money.js';
 import { convertMajor } from '../rates/exchange.js';
 import { perEuroOn } from '../rates/exchange.sql.js';
-import type { GroupedRow } from './grouped-query.js';
+import type { GroupedRow } from './grouped.query.js';
 
 export interface Unconverted {
   metric: string;
