@@ -89,3 +89,11 @@ export const API_KEY_SCOPES = everyOf<ApiKeyScope>()([
   'credentials:write',
   'ingest:write',
 ]);
+
+/**
+ * The shortest password an account takes (setup, invitation, reset, change) and the shortest a
+ * shared link takes. The server's schemas are the owner; test/password-rules.test.ts checks these
+ * against the `minLength` they publish in openapi.json, for forms that say so before sending.
+ */
+export const PASSWORD_MIN_LENGTH = 10;
+export const SHARED_LINK_PASSWORD_MIN_LENGTH = 8;

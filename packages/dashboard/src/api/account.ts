@@ -1,7 +1,7 @@
 /** Sign-in, setup and the signed-in person (interface §5; DESIGN.md §8). */
 import { queryOptions } from '@tanstack/react-query';
 import type { Answer, Body } from './api-types';
-import { ApiError, api } from './http';
+import { ApiError, api, unwrap } from './http';
 import type { Me } from './types';
 
 export type LoginAnswer = Answer<'login'>;
@@ -11,7 +11,7 @@ export const meQuery = queryOptions({
   queryKey: ['me'],
   queryFn: async (): Promise<Me | null> => {
     try {
-      return await api<Me>('GET', '/v1/auth/me');
+      return await unwrap(api.GET('/v1/auth/me'));
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return null;
       throw error;
@@ -22,31 +22,28 @@ export const meQuery = queryOptions({
 
 export const providersQuery = queryOptions({
   queryKey: ['auth-providers'],
-  queryFn: () => api<Answer<'listSignInProviders'>>('GET', '/v1/auth/providers'),
+  queryFn: () => unwrap(api.GET('/v1/auth/providers')),
   staleTime: Number.POSITIVE_INFINITY,
 });
 
-export const login = (body: Body<'login'>) => api<LoginAnswer>('POST', '/v1/auth/login', { body });
+export const login = (body: Body<'login'>) => unwrap(api.POST('/v1/auth/login', { body }));
 /**
  * The schema makes both fields optional; the form sends exactly one, so the type says so.
  * The answer is the sign-in half of `LoginAnswer`.
  */
 export const loginSecondFactor = (body: { code: string } | { recovery_code: string }) =>
-  api<Answer<'verifySecondFactor'>>('POST', '/v1/auth/login/second-factor', {
-    body: body satisfies Body<'verifySecondFactor'>,
-  });
+  unwrap(api.POST('/v1/auth/login/second-factor', { body }));
 /** Whether the server has its first account: a fresh one opens on setup, not sign-in. */
 export const setupStatusQuery = queryOptions({
   queryKey: ['setup-status'],
-  queryFn: () => api<Answer<'getSetupStatus'>>('GET', '/v1/setup'),
+  queryFn: () => unwrap(api.GET('/v1/setup')),
 });
 
-export const setup = (body: Body<'createFirstAccount'>) =>
-  api<Answer<'createFirstAccount'>>('POST', '/v1/setup', { body });
+export const setup = (body: Body<'createFirstAccount'>) => unwrap(api.POST('/v1/setup', { body }));
 export const acceptInvitation = (body: Body<'acceptInvitation'>) =>
-  api<Answer<'acceptInvitation'>>('POST', '/v1/auth/invitations/accept', { body });
+  unwrap(api.POST('/v1/auth/invitations/accept', { body }));
 /** Answers 202 with no body. */
 export const requestPasswordReset = (body: Body<'requestPasswordReset'>) =>
-  api<void>('POST', '/v1/auth/password-reset', { body });
+  unwrap(api.POST('/v1/auth/password-reset', { body }));
 export const confirmPasswordReset = (body: Body<'confirmPasswordReset'>) =>
-  api<void>('POST', '/v1/auth/password-reset/confirm', { body });
+  unwrap(api.POST('/v1/auth/password-reset/confirm', { body }));

@@ -4,17 +4,18 @@
  * Types only: nothing of the client reaches the bundle.
  */
 import type { operations } from '@touchtrail/client';
+import type { FetchResponse } from 'openapi-fetch';
 
 type Operation = keyof operations;
-type Responses<Op extends Operation> = operations[Op]['responses'];
-/** Each operation has one success status: 200, 201 for a create, 202 for work accepted, or 204. */
-type SuccessStatus<Op extends Operation> = Extract<keyof Responses<Op>, 200 | 201 | 202 | 204>;
 
-/** The JSON body `Op` answers with `Status`, by default its success status (200, or 201 for a create). */
-export type Answer<
-  Op extends Operation,
-  Status extends keyof Responses<Op> = SuccessStatus<Op>,
-> = Responses<Op>[Status] extends { content: { 'application/json': infer A } } ? A : never;
+/**
+ * The success body of `Op` as the typed client hands it over (`api` in http.ts): openapi-fetch
+ * reads tuples as arrays and leaves out fields that are always null, so the names here must come
+ * from it, not straight from `operations`, for a call's answer to fit them.
+ */
+export type Answer<Op extends Operation> = NonNullable<
+  FetchResponse<operations[Op], unknown, `${string}/${string}`>['data']
+>;
 
 /** The JSON request body of `Op`. */
 export type Body<Op extends Operation> = operations[Op] extends {

@@ -1,7 +1,7 @@
 /** Funnels: saved step lists of a site and their reports (POST /v1/funnels/query runs a draft). */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Answer, Body } from './api-types';
-import { api } from './http';
+import { api, unwrap } from './http';
 import type { StatsFilter } from './types';
 
 export type Funnel = Answer<'getFunnel'>['funnel'];
@@ -14,7 +14,7 @@ export const funnelsQuery = (siteId: string) =>
   queryOptions({
     queryKey: ['funnels', siteId],
     queryFn: ({ signal }) =>
-      api<Answer<'listFunnels'>>('GET', '/v1/funnels', { query: { site_id: siteId }, signal }).then(
+      unwrap(api.GET('/v1/funnels', { params: { query: { site_id: siteId } }, signal })).then(
         (answer) => answer.funnels,
       ),
   });
@@ -23,26 +23,23 @@ export const funnelQuery = (siteId: string, id: string) =>
   queryOptions({
     queryKey: ['funnel', siteId, id],
     queryFn: ({ signal }) =>
-      api<Answer<'getFunnel'>>('GET', `/v1/funnels/${encodeURIComponent(id)}`, {
-        query: { site_id: siteId },
-        signal,
-      }).then((answer) => answer.funnel),
+      unwrap(
+        api.GET('/v1/funnels/{id}', { params: { path: { id }, query: { site_id: siteId } }, signal }),
+      ).then((answer) => answer.funnel),
   });
 
 export type FunnelDraft = Pick<Funnel, 'name' | 'steps' | 'window_hours'>;
 
 export const createFunnel = (siteId: string, draft: FunnelDraft) =>
-  api<Answer<'createFunnel'>>('POST', '/v1/funnels', {
-    body: { site_id: siteId, ...draft } satisfies Body<'createFunnel'>,
-  }).then((answer) => answer.funnel);
+  unwrap(api.POST('/v1/funnels', { body: { site_id: siteId, ...draft } })).then((answer) => answer.funnel);
 
 export const updateFunnel = (siteId: string, id: string, draft: FunnelDraft) =>
-  api<Answer<'updateFunnel'>>('PATCH', `/v1/funnels/${encodeURIComponent(id)}`, {
-    body: { site_id: siteId, ...draft } satisfies Body<'updateFunnel'>,
-  }).then((answer) => answer.funnel);
+  unwrap(
+    api.PATCH('/v1/funnels/{id}', { params: { path: { id } }, body: { site_id: siteId, ...draft } }),
+  ).then((answer) => answer.funnel);
 
 export const deleteFunnel = (siteId: string, id: string) =>
-  api<void>('DELETE', `/v1/funnels/${encodeURIComponent(id)}`, { query: { site_id: siteId } });
+  unwrap(api.DELETE('/v1/funnels/{id}', { params: { path: { id }, query: { site_id: siteId } } }));
 
 export type FunnelBreakdownKey = NonNullable<FunnelQuery['breakdown']>;
 /** Filters narrowed to the stats triples the filter bar builds (the schema says `unknown[]`). */
@@ -52,7 +49,8 @@ export type FunnelQuery = Omit<Body<'queryFunnel'>, 'filters'> & { filters?: Sta
 export function useFunnelReport(query: FunnelQuery | null) {
   return useQuery({
     queryKey: ['funnel-report', query],
-    queryFn: ({ signal }) => api<FunnelReport>('POST', '/v1/funnels/query', { body: query, signal }),
+    // Never sent while null: `enabled` holds the query back.
+    queryFn: ({ signal }) => unwrap(api.POST('/v1/funnels/query', { body: query as FunnelQuery, signal })),
     enabled: query !== null,
     placeholderData: keepPreviousData,
     staleTime: 60_000,

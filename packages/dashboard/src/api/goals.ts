@@ -1,7 +1,8 @@
 /** Goals (interface §2.2–2.5, §4.1): the registry of a site and the reports of one goal. */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { QueryOf } from '@touchtrail/client';
 import type { Answer, Body } from './api-types';
-import { api } from './http';
+import { api, unwrap } from './http';
 
 export type Goal = Answer<'listGoals'>['goals'][number];
 
@@ -13,40 +14,31 @@ export const goalsQuery = (siteId: string) =>
   queryOptions({
     queryKey: ['goals', siteId],
     queryFn: ({ signal }) =>
-      api<Answer<'listGoals'>>('GET', '/v1/goals', {
-        query: { site_id: siteId, include_archived: 'true' },
-        signal,
-      }).then((answer) => answer.goals),
+      unwrap(
+        api.GET('/v1/goals', { params: { query: { site_id: siteId, include_archived: 'true' } }, signal }),
+      ).then((answer) => answer.goals),
   });
 
 export const createGoal = (siteId: string, body: Omit<Body<'createGoal'>, 'site_id'>) =>
-  api<Answer<'createGoal'>>('POST', '/v1/goals', { body: { site_id: siteId, ...body } }).then((a) => a.goal);
+  unwrap(api.POST('/v1/goals', { body: { site_id: siteId, ...body } })).then((a) => a.goal);
 
 export const updateGoal = (siteId: string, id: string, body: Omit<Body<'updateGoal'>, 'site_id'>) =>
-  api<Answer<'updateGoal'>>('PATCH', `/v1/goals/${id}`, { body: { site_id: siteId, ...body } }).then(
+  unwrap(api.PATCH('/v1/goals/{id}', { params: { path: { id } }, body: { site_id: siteId, ...body } })).then(
     (a) => a.goal,
   );
 
-/**
- * Gives the listed goals `sort_order` 0, 1, 2… in the order given. Typed by hand: the interface
- * leaves this route out of the OpenAPI document on purpose.
- */
+/** Gives the listed goals `sort_order` 0, 1, 2… in the order given. */
 export const reorderGoals = (siteId: string, goalIds: string[]) =>
-  api<{ goals: Goal[] }>('PATCH', '/v1/goals/reorder', { body: { site_id: siteId, goal_ids: goalIds } });
+  unwrap(api.PATCH('/v1/goals/reorder', { body: { site_id: siteId, goal_ids: goalIds } }));
 
 export const archiveGoal = (siteId: string, id: string) =>
-  api<void>('DELETE', `/v1/goals/${id}`, { query: { site_id: siteId } });
+  unwrap(api.DELETE('/v1/goals/{id}', { params: { path: { id }, query: { site_id: siteId } } }));
 
 export const unarchiveGoal = (siteId: string, id: string) =>
-  api<Answer<'unarchiveGoal'>>('POST', `/v1/goals/${id}/unarchive`, {
-    body: { site_id: siteId } satisfies Body<'unarchiveGoal'>,
-  });
+  unwrap(api.POST('/v1/goals/{id}/unarchive', { params: { path: { id } }, body: { site_id: siteId } }));
 
 /** Inclusive UTC days of a goal report. */
-export interface Days {
-  from: string;
-  to: string;
-}
+export type Days = Required<Pick<QueryOf<'/v1/goals/timeseries', 'get'>, 'from' | 'to'>>;
 
 export type GoalSeries = Answer<'getGoalTimeseries'>;
 
@@ -54,7 +46,7 @@ export function useGoalSeries(siteId: string, days: Days | undefined) {
   return useQuery({
     queryKey: ['goal-series', siteId, days],
     queryFn: ({ signal }) =>
-      api<GoalSeries>('GET', '/v1/goals/timeseries', { query: { site_id: siteId, ...days }, signal }),
+      unwrap(api.GET('/v1/goals/timeseries', { params: { query: { site_id: siteId, ...days } }, signal })),
     enabled: days !== undefined,
     placeholderData: keepPreviousData,
   });
@@ -66,10 +58,12 @@ export function useGoalProperties(siteId: string, name: string, days: Days | und
   return useQuery({
     queryKey: ['goal-properties', siteId, name, days],
     queryFn: ({ signal }) =>
-      api<GoalProperties>('GET', `/v1/goals/${encodeURIComponent(name)}/properties`, {
-        query: { site_id: siteId, ...days },
-        signal,
-      }),
+      unwrap(
+        api.GET('/v1/goals/{name}/properties', {
+          params: { path: { name }, query: { site_id: siteId, ...days } },
+          signal,
+        }),
+      ),
     enabled: days !== undefined,
     placeholderData: keepPreviousData,
   });
@@ -85,10 +79,12 @@ export function useGoalVisitors(siteId: string, name: string, days: Days | undef
   return useQuery({
     queryKey: ['goal-visitors', siteId, name, days, page],
     queryFn: ({ signal }) =>
-      api<GoalVisitors>('GET', `/v1/goals/${encodeURIComponent(name)}/visitors`, {
-        query: { site_id: siteId, ...days, page, page_size: PEOPLE_PAGE_SIZE },
-        signal,
-      }),
+      unwrap(
+        api.GET('/v1/goals/{name}/visitors', {
+          params: { path: { name }, query: { site_id: siteId, ...days, page, page_size: PEOPLE_PAGE_SIZE } },
+          signal,
+        }),
+      ),
     enabled: days !== undefined,
     placeholderData: keepPreviousData,
   });

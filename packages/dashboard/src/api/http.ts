@@ -1,8 +1,14 @@
 /**
- * The one way the dashboard speaks to the server: same-origin `/v1` calls that carry the session
- * cookie. Every area answers errors in its own body shape (interface §7); `ApiError` reads the
- * words a person should see out of any of them.
+ * The one way the dashboard speaks to the server: openapi-fetch over the paths the client
+ * generates from the OpenAPI document, same-origin with the session cookie (or a shared view's
+ * token). Every area answers errors in its own body shape (interface §7); `ApiError` reads the
+ * words a person should see out of any of them. Only openapi-fetch is bundled: the client
+ * package gives types, not its Node-side fetch.
  */
+import type { paths } from '@touchtrail/client';
+import createClient from 'openapi-fetch';
+import type { UndocumentedPaths } from './undocumented-paths';
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -42,53 +48,45 @@ function messageOf(status: number, body: Record<string, unknown> | null): string
   return typeof body?.error === 'string' ? body.error : `The request failed (${status}).`;
 }
 
-type Query = Record<string, string | number | boolean | undefined | null>;
-
 /** A shared view's access token: sent instead of the session cookie while it is set. */
 let accessToken: string | null = null;
 export function setAccessToken(token: string | null) {
   accessToken = token;
 }
 
-function withQuery(path: string, query?: Query): string {
-  if (!query) return path;
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
-  }
-  const text = params.toString();
-  return text ? `${path}?${text}` : path;
-}
-
-export async function api<T>(
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-  path: string,
-  options: { query?: Query; body?: unknown; signal?: AbortSignal } = {},
-): Promise<T> {
-  let response: Response;
+async function send(request: Request): Promise<Response> {
+  if (accessToken) request.headers.set('authorization', `Bearer ${accessToken}`);
   try {
-    response = await fetch(withQuery(path, options.query), {
-      method,
-      credentials: accessToken ? 'omit' : 'same-origin',
-      headers: {
-        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}),
-      },
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: options.signal,
-    });
+    return await fetch(request, { credentials: accessToken ? 'omit' : 'same-origin' });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
     throw new NetworkError();
   }
-  if (response.status === 204) return undefined as T;
-  const text = await response.text();
-  let body: unknown = null;
-  try {
-    body = text ? JSON.parse(text) : null;
-  } catch {
-    body = null;
+}
+
+/** Empty values are left out rather than sent as `key=`, so an unset filter asks for nothing. */
+function queryString(query: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
   }
-  if (!response.ok) throw new ApiError(response.status, (body as Record<string, unknown>) ?? null);
-  return body as T;
+  return params.toString();
+}
+
+export const api = createClient<paths & UndocumentedPaths>({ fetch: send, querySerializer: queryString });
+
+interface Answered<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+const isBody = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The answer's data (undefined for 204), or an `ApiError` carrying the error body. */
+export async function unwrap<T>(call: Promise<Answered<T>>): Promise<T> {
+  const { data, error, response } = await call;
+  if (!response.ok) throw new ApiError(response.status, isBody(error) ? error : null);
+  return data as T;
 }

@@ -5,7 +5,7 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import type { Answer, Body } from './api-types';
-import { ApiError, api } from './http';
+import { ApiError, api, unwrap } from './http';
 
 export type ProcessorConnection = Answer<'listIntegrations'>['connections'][number];
 export type ProcessorName = ProcessorConnection['provider'];
@@ -80,20 +80,24 @@ export const PROCESSORS: readonly ProcessorFacts[] = [
 
 export const processorLabel = (name: string) => PROCESSORS.find((p) => p.name === name)?.label ?? name;
 
-const integrationsPath = (siteId: string) => `/v1/sites/${encodeURIComponent(siteId)}/integrations`;
+const ofSite = (siteId: string) => ({ params: { path: { siteId } } });
 
 export const connectionsQuery = (siteId: string) =>
   queryOptions({
     queryKey: ['integrations', siteId],
     queryFn: () =>
-      api<Answer<'listIntegrations'>>('GET', integrationsPath(siteId)).then((a) => a.connections),
+      unwrap(api.GET('/v1/sites/{siteId}/integrations', ofSite(siteId))).then((a) => a.connections),
   });
 
 export const connectProcessor = (siteId: string, body: ConnectRequest) =>
-  api<Answer<'connectIntegration'>>('POST', integrationsPath(siteId), { body });
+  unwrap(api.POST('/v1/sites/{siteId}/integrations', { ...ofSite(siteId), body }));
 
 export const disconnectProcessor = (siteId: string, connectionId: string) =>
-  api<void>('DELETE', `${integrationsPath(siteId)}/${encodeURIComponent(connectionId)}`);
+  unwrap(
+    api.DELETE('/v1/sites/{siteId}/integrations/{connectionId}', {
+      params: { path: { siteId, connectionId } },
+    }),
+  );
 
 const FIELD_LABELS: Record<string, string> = {
   signing_secret: 'Signing secret',

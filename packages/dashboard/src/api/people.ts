@@ -2,20 +2,14 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Answer } from './api-types';
 import type { Days } from './goals';
-import { api } from './http';
+import { api, unwrap } from './http';
 
-/** A refund of one of the person's payments (`event_id` names the payment's conversion). */
-export interface PersonRefund {
-  event_id: string;
-  refunded_at: string;
-  amount_cents: number;
-  currency: string;
-}
 /**
- * `visits` and `conversions` are newest first, at most 100 each; `refunds` oldest first (spelled
- * out until the client is regenerated).
+ * `visits` and `conversions` are newest first, at most 100 each; `refunds` oldest first, each
+ * naming its payment's conversion by `event_id`.
  */
-export type Person = Answer<'getVisitor'> & { refunds: PersonRefund[] };
+export type Person = Answer<'getVisitor'>;
+export type PersonRefund = Person['refunds'][number];
 export type PersonVisit = Person['visits'][number];
 export type PersonConversion = Person['conversions'][number];
 
@@ -23,10 +17,12 @@ export function usePerson(siteId: string, handle: string, days: Days | undefined
   return useQuery({
     queryKey: ['person', siteId, handle, days],
     queryFn: ({ signal }) =>
-      api<Person>('GET', `/v1/visitors/${encodeURIComponent(handle)}`, {
-        query: { site_id: siteId, ...days },
-        signal,
-      }),
+      unwrap(
+        api.GET('/v1/visitors/{handle}', {
+          params: { path: { handle }, query: { site_id: siteId, ...days } },
+          signal,
+        }),
+      ),
     enabled: days !== undefined,
   });
 }
@@ -39,7 +35,12 @@ export function useSessionTrail(siteId: string, sessionId: string, enabled: bool
   return useQuery({
     queryKey: ['session', siteId, sessionId],
     queryFn: ({ signal }) =>
-      api<SessionTrail>('GET', `/v1/sessions/${sessionId}`, { query: { site_id: siteId }, signal }),
+      unwrap(
+        api.GET('/v1/sessions/{id}', {
+          params: { path: { id: sessionId }, query: { site_id: siteId } },
+          signal,
+        }),
+      ),
     enabled,
     staleTime: 60_000,
   });

@@ -5,7 +5,7 @@
  */
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import type { Answer, Body } from './api-types';
-import { ApiError, api } from './http';
+import { ApiError, api, unwrap } from './http';
 
 /** One request as the API answers it: the kind of id asked about, never its value. */
 export type PrivacyRequest = Answer<'getPrivacyRequest'>;
@@ -41,10 +41,7 @@ export const requestTypeLabel = (type: PrivacyRequestType) =>
 export const isUnderway = (request: PrivacyRequest) =>
   request.status === 'pending' || request.status === 'running';
 
-const REQUESTS_PATH = '/v1/privacy/requests';
 const PAGE_SIZE = 20;
-
-type RequestPage = Answer<'listPrivacyRequests'>;
 
 export const privacyRequestsKey = (siteId: string) => ['privacy-requests', siteId];
 
@@ -53,15 +50,17 @@ export const privacyRequestsQuery = (siteId: string) =>
   infiniteQueryOptions({
     queryKey: privacyRequestsKey(siteId),
     queryFn: ({ pageParam }) =>
-      api<RequestPage>('GET', REQUESTS_PATH, {
-        query: { site_id: siteId, limit: PAGE_SIZE, cursor: pageParam },
-      }),
+      unwrap(
+        api.GET('/v1/privacy/requests', {
+          params: { query: { site_id: siteId, limit: PAGE_SIZE, cursor: pageParam } },
+        }),
+      ),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.next_cursor ?? undefined,
   });
 
 export const createPrivacyRequest = (siteId: string, body: NewPrivacyRequest) =>
-  api<Answer<'createPrivacyRequest'>>('POST', REQUESTS_PATH, { body: { site_id: siteId, ...body } });
+  unwrap(api.POST('/v1/privacy/requests', { body: { site_id: siteId, ...body } }));
 
 /** The export's path on this origin (the API answers an absolute URL of the public address). */
 export const exportPath = (exportUrl: string) => new URL(exportUrl, window.location.origin).pathname;

@@ -1,7 +1,8 @@
 /** Attributed revenue (`GET /v1/revenue`) and the conversion listing (`GET /v1/conversions`, interface §4.5). */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { QueryOf } from '@touchtrail/client';
 import type { Answer } from './api-types';
-import { api } from './http';
+import { api, unwrap } from './http';
 import type { AttributionModel } from './types';
 
 export type RevenueReport = Answer<'getRevenue'>;
@@ -11,41 +12,33 @@ export function useRevenue(siteId: string, window: { from: string; to: string },
   return useQuery({
     queryKey: ['revenue', siteId, window, model ?? null],
     queryFn: ({ signal }) =>
-      api<RevenueReport>('GET', '/v1/revenue', {
-        query: { site_id: siteId, ...window, attribution_model: model },
-        signal,
-      }),
+      unwrap(
+        api.GET('/v1/revenue', {
+          params: { query: { site_id: siteId, ...window, attribution_model: model } },
+          signal,
+        }),
+      ),
     placeholderData: keepPreviousData,
     staleTime: 60_000,
   });
 }
 
-/** `rate_day`, `rates_as_of` and `rates_stale` are spelled out until the client is regenerated. */
-type ListedConversion = Answer<'listConversions'>['conversions'][number] & { rate_day: string | null };
-export type ConversionPage = Omit<Answer<'listConversions'>, 'conversions'> & {
-  conversions: ListedConversion[];
-  rates_as_of: string | null;
-  rates_stale: boolean;
-};
-export type ConversionRow = ListedConversion;
+export type ConversionPage = Answer<'listConversions'>;
+export type ConversionRow = ConversionPage['conversions'][number];
 
-export interface ConversionFilters {
-  from: string;
-  to: string;
-  event_name?: string;
-  source?: string;
-  attribution_model?: AttributionModel;
-  page: number;
-}
+/** What the listing narrows by: the window and model it shows, its own filters and the page. */
+export type ConversionFilters = Omit<QueryOf<'/v1/conversions', 'get'>, 'site_id' | 'page_size'>;
 
 export function useConversions(siteId: string, filters: ConversionFilters) {
   return useQuery({
     queryKey: ['conversions', siteId, filters],
     queryFn: ({ signal }) =>
-      api<ConversionPage>('GET', '/v1/conversions', {
-        query: { site_id: siteId, page_size: 25, ...filters },
-        signal,
-      }),
+      unwrap(
+        api.GET('/v1/conversions', {
+          params: { query: { site_id: siteId, page_size: 25, ...filters } },
+          signal,
+        }),
+      ),
     placeholderData: keepPreviousData,
   });
 }

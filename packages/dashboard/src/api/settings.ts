@@ -1,32 +1,30 @@
 /** A site's settings, its webhooks and its deletion (interface §4.2, §4.3), by the site's internal UUID. */
 import { queryOptions } from '@tanstack/react-query';
+import type { QueryOf } from '@touchtrail/client';
 import type { Answer, Body } from './api-types';
-import { api } from './http';
+import { api, unwrap } from './http';
 
-const sitePath = (siteId: string) => `/v1/sites/${encodeURIComponent(siteId)}`;
+const ofSite = (siteId: string) => ({ params: { path: { siteId } } });
+const ofWebhook = (siteId: string, webhookId: string) => ({ params: { path: { siteId, webhookId } } });
 
 export type SiteChange = Body<'updateSite'>;
 
 export const updateSite = (siteId: string, body: SiteChange) =>
-  api<Answer<'updateSite'>>('PATCH', sitePath(siteId), { body });
+  unwrap(api.PATCH('/v1/sites/{siteId}', { ...ofSite(siteId), body }));
 
 export type DeletionScheduled = Answer<'deleteSite'>;
 
 export const deleteSite = (siteId: string, confirmDomain: string) =>
-  api<DeletionScheduled>('DELETE', sitePath(siteId), {
-    body: { confirm_domain: confirmDomain } satisfies Body<'deleteSite'>,
-  });
+  unwrap(api.DELETE('/v1/sites/{siteId}', { ...ofSite(siteId), body: { confirm_domain: confirmDomain } }));
 
 export const restoreSite = (siteId: string) =>
-  api<Answer<'restoreSite'>>('POST', `${sitePath(siteId)}/restore`, {
-    body: {} satisfies Body<'restoreSite'>,
-  });
+  unwrap(api.POST('/v1/sites/{siteId}/restore', { ...ofSite(siteId), body: {} }));
 
 /** Every site with the ones scheduled for deletion, for the date their erasure runs. */
 export const sitesWithDeletedQuery = queryOptions({
   queryKey: ['sites-with-deleted'],
   queryFn: () =>
-    api<Answer<'listSites'>>('GET', '/v1/sites', { query: { include_deleted: 'true' } }).then((a) => a.sites),
+    unwrap(api.GET('/v1/sites', { params: { query: { include_deleted: 'true' } } })).then((a) => a.sites),
 });
 
 type WebhookEventType = NonNullable<Body<'createWebhook'>['event_types']>[number];
@@ -46,14 +44,10 @@ export type Delivery = Answer<'listWebhookDeliveries'>['deliveries'][number];
 export type DeliveryStatus = Delivery['status'];
 export type PingResult = Answer<'testWebhook'>;
 
-const webhooksPath = (siteId: string) => `${sitePath(siteId)}/webhooks`;
-const webhookPath = (siteId: string, webhookId: string) =>
-  `${webhooksPath(siteId)}/${encodeURIComponent(webhookId)}`;
-
 export const webhooksQuery = (siteId: string) =>
   queryOptions({
     queryKey: ['webhooks', siteId],
-    queryFn: () => api<Answer<'listWebhooks'>>('GET', webhooksPath(siteId)).then((a) => a.webhooks),
+    queryFn: () => unwrap(api.GET('/v1/sites/{siteId}/webhooks', ofSite(siteId))).then((a) => a.webhooks),
   });
 
 /**
@@ -66,26 +60,39 @@ type WebhookChange<Op extends 'createWebhook' | 'updateWebhook'> = Omit<Body<Op>
 };
 
 export const createWebhook = (siteId: string, body: WebhookChange<'createWebhook'>) =>
-  api<Answer<'createWebhook'>>('POST', webhooksPath(siteId), { body });
+  unwrap(api.POST('/v1/sites/{siteId}/webhooks', { ...ofSite(siteId), body: body as Body<'createWebhook'> }));
 
 export const updateWebhook = (siteId: string, webhookId: string, body: WebhookChange<'updateWebhook'>) =>
-  api<Answer<'updateWebhook'>>('PATCH', webhookPath(siteId, webhookId), { body });
+  unwrap(
+    api.PATCH('/v1/sites/{siteId}/webhooks/{webhookId}', {
+      ...ofWebhook(siteId, webhookId),
+      body: body as Body<'updateWebhook'>,
+    }),
+  );
 
 export const deleteWebhook = (siteId: string, webhookId: string) =>
-  api<void>('DELETE', webhookPath(siteId, webhookId));
+  unwrap(api.DELETE('/v1/sites/{siteId}/webhooks/{webhookId}', ofWebhook(siteId, webhookId)));
 
 export const pingWebhook = (siteId: string, webhookId: string) =>
-  api<PingResult>('POST', `${webhookPath(siteId, webhookId)}/test`, {
-    body: {} satisfies Body<'testWebhook'>,
-  });
+  unwrap(
+    api.POST('/v1/sites/{siteId}/webhooks/{webhookId}/test', { ...ofWebhook(siteId, webhookId), body: {} }),
+  );
 
 export const rotateWebhookSecret = (siteId: string, webhookId: string) =>
-  api<Answer<'rotateWebhookSecret'>>('POST', `${webhookPath(siteId, webhookId)}/rotate-secret`, {
-    body: {} satisfies Body<'rotateWebhookSecret'>,
-  });
+  unwrap(
+    api.POST('/v1/sites/{siteId}/webhooks/{webhookId}/rotate-secret', {
+      ...ofWebhook(siteId, webhookId),
+      body: {},
+    }),
+  );
 
 export const fetchDeliveries = (
   siteId: string,
   webhookId: string,
-  query: { status?: DeliveryStatus; before?: string; limit?: number },
-) => api<Answer<'listWebhookDeliveries'>>('GET', `${webhookPath(siteId, webhookId)}/deliveries`, { query });
+  query: QueryOf<'/v1/sites/{siteId}/webhooks/{webhookId}/deliveries', 'get'>,
+) =>
+  unwrap(
+    api.GET('/v1/sites/{siteId}/webhooks/{webhookId}/deliveries', {
+      params: { path: { siteId, webhookId }, query },
+    }),
+  );

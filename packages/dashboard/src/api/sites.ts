@@ -1,33 +1,33 @@
 /** Sites (interface §4.2) and the stats reads the site pages share. */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Answer, Body } from './api-types';
-import { api } from './http';
-import type { Realtime, Site, StatsAnswer, StatsQuery } from './types';
+import { api, unwrap } from './http';
+import type { StatsQuery } from './types';
 
 export const dashboardSitesQuery = queryOptions({
   queryKey: ['dashboard-sites'],
-  queryFn: () => api<Answer<'listDashboardSites'>>('GET', '/v1/dashboard/sites').then((a) => a.sites),
+  queryFn: () => unwrap(api.GET('/v1/dashboard/sites')).then((a) => a.sites),
 });
 
 export const siteQuery = (siteId: string) =>
   queryOptions({
     queryKey: ['site', siteId],
-    queryFn: () => api<Site>('GET', `/v1/sites/${encodeURIComponent(siteId)}`),
+    queryFn: () => unwrap(api.GET('/v1/sites/{siteId}', { params: { path: { siteId } } })),
   });
 
 /** Hits refused in the last hour, by reason (bots, for now). */
 export const siteRefusalsQuery = (siteId: string) =>
   queryOptions({
     queryKey: ['site-refusals', siteId],
-    queryFn: () => api<Answer<'getSiteRefusals'>>('GET', `/v1/sites/${encodeURIComponent(siteId)}/refusals`),
+    queryFn: () => unwrap(api.GET('/v1/sites/{siteId}/refusals', { params: { path: { siteId } } })),
   });
 
 export type NewSite = Answer<'createSite'>;
 
-export const createSite = (body: Body<'createSite'>) => api<NewSite>('POST', '/v1/sites', { body });
+export const createSite = (body: Body<'createSite'>) => unwrap(api.POST('/v1/sites', { body }));
 
 export const queryStats = (query: StatsQuery, signal?: AbortSignal) =>
-  api<StatsAnswer>('POST', '/v1/stats/query', { body: query, signal });
+  unwrap(api.POST('/v1/stats/query', { body: query, signal }));
 
 /** One stats query, cached by its body; the previous answer stays on screen while a new one loads. */
 export function useStats(query: StatsQuery, options: { enabled?: boolean } = {}) {
@@ -44,7 +44,7 @@ export function useRealtime(siteId: string) {
   return useQuery({
     queryKey: ['realtime', siteId],
     queryFn: ({ signal }) =>
-      api<Realtime>('GET', '/v1/stats/realtime', { query: { site_id: siteId }, signal }),
+      unwrap(api.GET('/v1/stats/realtime', { params: { query: { site_id: siteId } }, signal })),
     refetchInterval: 30_000,
   });
 }

@@ -1,4 +1,5 @@
 /** Small form parts shared by every form: a labelled field and the error line of a failed submit. */
+import { PASSWORD_MIN_LENGTH } from '@touchtrail/client';
 import { type InputHTMLAttributes, type ReactNode, useId } from 'react';
 
 export function Field({
@@ -40,9 +41,6 @@ export function tokenFromHash(): string {
   return new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '';
 }
 
-/** The password rule of setup, invitations and resets (the API's: at least 10 characters). */
-export const MIN_PASSWORD_LENGTH = 10;
-
 export function NewPasswordField({
   label,
   value,
@@ -61,8 +59,8 @@ export function NewPasswordField({
       type="password"
       autoComplete="new-password"
       required
-      minLength={MIN_PASSWORD_LENGTH}
-      hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+      minLength={PASSWORD_MIN_LENGTH}
+      hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
       value={value}
       onChange={(e) => onChange(e.target.value)}
     />

@@ -1,10 +1,14 @@
-/** The frame of every signed-in page: the bar with the site switcher, theme and sign-out. */
+/**
+ * The frame of every signed-in page: the bar with the site switcher, theme and sign-out; on a
+ * site's pages its sections, or the word that the site is unknown in place of the page.
+ */
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useRoute } from 'wouter';
 import { dashboardSitesQuery } from '../api/sites';
 import type { Me } from '../api/types';
 import { applyTheme, currentTheme, type Theme } from '../lib/theme';
+import { UnknownSite, useUnknownSite } from './UnknownSite';
 
 function SiteSwitcher({ siteId }: { siteId: string }) {
   const [, navigate] = useLocation();
@@ -113,6 +117,8 @@ function useScrollCue(location: string) {
 export function Layout({ me, children }: { me: Me; children: ReactNode }) {
   const [onSite, params] = useRoute<{ siteId: string }>('/sites/:siteId/*?');
   const siteId = onSite && params.siteId !== 'new' ? params.siteId : undefined;
+  const sites = useQuery(dashboardSitesQuery);
+  const unknown = useUnknownSite(siteId, sites.data);
   // One way out for every session: it ends here, and at the provider too when it began there.
   const signOut = () => window.location.assign('/v1/auth/oidc/logout');
 
@@ -126,7 +132,7 @@ export function Layout({ me, children }: { me: Me; children: ReactNode }) {
           <img src="/favicon.svg" alt="" />
           <span className="brand-name">Touchtrail</span>
         </Link>
-        {siteId && <SiteSwitcher siteId={siteId} />}
+        {siteId && !unknown && <SiteSwitcher siteId={siteId} />}
         <span className="spacer" />
         <Link href="/account" className="button" title={me.user.email}>
           Account
@@ -136,8 +142,8 @@ export function Layout({ me, children }: { me: Me; children: ReactNode }) {
           Sign out
         </button>
       </header>
-      {siteId && <SiteNav siteId={siteId} />}
-      <div id="content">{children}</div>
+      {siteId && !unknown && <SiteNav siteId={siteId} />}
+      <div id="content">{unknown ? <UnknownSite /> : children}</div>
     </>
   );
 }

@@ -1,5 +1,6 @@
 /** Changing the password; the server signs out every other session of the person when it changes. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { PASSWORD_MIN_LENGTH } from '@touchtrail/client';
 import { useState } from 'react';
 import { changePassword } from '../../api/account-admin';
 import { Field, FormError } from '../../components/Form';
@@ -50,8 +51,8 @@ export function ChangePassword() {
         type="password"
         autoComplete="new-password"
         required
-        minLength={10}
-        hint="At least 10 characters."
+        minLength={PASSWORD_MIN_LENGTH}
+        hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
         value={next}
         onChange={(e) => setNext(e.target.value)}
       />

@@ -6,12 +6,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { type Invitation, invitationsQuery, invite, revokeInvitation } from '../../api/account-admin';
 import type { Role } from '../../api/types';
+import { ConfirmAction } from '../../components/ConfirmAction';
 import { Field, FormError } from '../../components/Form';
+import { LoadError } from '../../components/LoadError';
+import { SecretOnce } from '../../components/SecretOnce';
 import { SkeletonRows } from '../../components/States';
 import { formatDateTime } from '../../lib/format';
-import { ConfirmAction } from '../settings/ConfirmAction';
-import { LoadError } from '../settings/LoadError';
-import { SecretOnce } from '../settings/SecretOnce';
 
 function InvitationItem({ invitation }: { invitation: Invitation }) {
   const queryClient = useQueryClient();

@@ -4,11 +4,11 @@ import { useId } from 'react';
 import { meQuery } from '../../api/account';
 import { changeMemberRole, type Member, membersQuery, removeMember } from '../../api/account-admin';
 import type { Role } from '../../api/types';
+import { ConfirmAction } from '../../components/ConfirmAction';
 import { FormError } from '../../components/Form';
+import { LoadError } from '../../components/LoadError';
 import { SkeletonRows } from '../../components/States';
 import { formatDateTime } from '../../lib/format';
-import { ConfirmAction } from '../settings/ConfirmAction';
-import { LoadError } from '../settings/LoadError';
 import { Invitations } from './Invitations';
 
 function MemberItem({ member, isMe }: { member: Member; isMe: boolean }) {

@@ -1,9 +1,9 @@
 /** Where the signed-in person is signed in: each session with its browser, ended one by one or all but this. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { endOtherSessions, endSession, type MySession, mySessionsQuery } from '../../api/account-admin';
+import { ConfirmAction } from '../../components/ConfirmAction';
 import { ErrorState, SkeletonRows } from '../../components/States';
 import { formatDateTime } from '../../lib/format';
-import { ConfirmAction } from '../settings/ConfirmAction';
 
 /** "Firefox on Linux" out of a user agent; the raw string stays available as a tooltip. */
 export function describeAgent(agent: string | null): string {

@@ -1,17 +1,18 @@
 /** Creates an API key with chosen scopes, optionally for one site and until a date; shown once. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ApiKeyScope } from '@touchtrail/client';
 import { useId, useState } from 'react';
-import { createApiKey, SCOPES, type Scope } from '../../api/account-admin';
+import { createApiKey, SCOPES } from '../../api/account-admin';
 import { dashboardSitesQuery } from '../../api/sites';
-import { Field, FormError } from '../../components/Form';
-import { SecretOnce } from '../settings/SecretOnce';
+import { Field } from '../../components/Form';
+import { SecretOnceForm } from '../../components/SecretOnceForm';
 
 export function NewApiKey() {
   const id = useId();
   const queryClient = useQueryClient();
   const sites = useQuery(dashboardSitesQuery);
   const [name, setName] = useState('');
-  const [scopes, setScopes] = useState<Scope[]>(['stats:read']);
+  const [scopes, setScopes] = useState<ApiKeyScope[]>(['stats:read']);
   const [siteId, setSiteId] = useState('');
   const [expires, setExpires] = useState('');
   const create = useMutation({
@@ -28,29 +29,22 @@ export function NewApiKey() {
       queryClient.invalidateQueries({ queryKey: ['api-keys'] });
     },
   });
-  if (create.data) {
-    return (
-      <section className="card" aria-labelledby="new-key-title">
-        <h2 id="new-key-title">Key created: {create.data.name}</h2>
-        <SecretOnce title="The API key" secret={create.data.api_key} onDone={() => create.reset()}>
+  return (
+    <SecretOnceForm
+      titleId="new-key-title"
+      title="Create an API key"
+      create={create}
+      shown={(created) => ({
+        heading: `Key created: ${created.name}`,
+        secretTitle: 'The API key',
+        secret: created.api_key,
+        note: (
           <p className="small muted">
             Send it as <span className="mono">Authorization: Bearer …</span> with each request.
           </p>
-        </SecretOnce>
-      </section>
-    );
-  }
-  return (
-    <form
-      className="card"
-      aria-labelledby="new-key-title"
-      onSubmit={(event) => {
-        event.preventDefault();
-        create.mutate();
-      }}
+        ),
+      })}
     >
-      <h2 id="new-key-title">Create an API key</h2>
-      <FormError error={create.error} />
       <Field
         label="Name"
         name="key-name"
@@ -104,6 +98,6 @@ export function NewApiKey() {
       <button type="submit" className="button primary" disabled={create.isPending || scopes.length === 0}>
         Create the key
       </button>
-    </form>
+    </SecretOnceForm>
   );
 }

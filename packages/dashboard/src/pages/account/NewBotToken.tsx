@@ -3,8 +3,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { createBotToken } from '../../api/account-admin';
 import { dashboardSitesQuery } from '../../api/sites';
-import { Field, FormError } from '../../components/Form';
-import { SecretOnce } from '../settings/SecretOnce';
+import { Field } from '../../components/Form';
+import { SecretOnceForm } from '../../components/SecretOnceForm';
 
 export function NewBotToken() {
   const id = useId();
@@ -21,30 +21,23 @@ export function NewBotToken() {
       queryClient.invalidateQueries({ queryKey: ['bot-tokens'] });
     },
   });
-  if (create.data) {
-    return (
-      <section className="card" aria-labelledby="new-bot-token-title">
-        <h2 id="new-bot-token-title">Bot token created: {create.data.name}</h2>
-        <SecretOnce title="The bot token" secret={create.data.plaintext_token} onDone={() => create.reset()}>
+  return (
+    <SecretOnceForm
+      titleId="new-bot-token-title"
+      title="Create a bot token"
+      create={create}
+      shown={(created) => ({
+        heading: `Bot token created: ${created.name}`,
+        secretTitle: 'The bot token',
+        secret: created.plaintext_token,
+        note: (
           <p className="small">
             Give the middleware this token and the site key{' '}
-            <span className="mono">{create.data.snippet_key}</span>.
+            <span className="mono">{created.snippet_key}</span>.
           </p>
-        </SecretOnce>
-      </section>
-    );
-  }
-  return (
-    <form
-      className="card"
-      aria-labelledby="new-bot-token-title"
-      onSubmit={(event) => {
-        event.preventDefault();
-        create.mutate();
-      }}
+        ),
+      })}
     >
-      <h2 id="new-bot-token-title">Create a bot token</h2>
-      <FormError error={create.error} />
       {live.length === 0 ? (
         <p className="muted">Add a site first: a bot token belongs to one site.</p>
       ) : (
@@ -72,6 +65,6 @@ export function NewBotToken() {
           </button>
         </>
       )}
-    </form>
+    </SecretOnceForm>
   );
 }

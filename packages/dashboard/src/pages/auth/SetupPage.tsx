@@ -5,7 +5,7 @@ import { Link, useLocation } from 'wouter';
 import { login, setup } from '../../api/account';
 import { AuthFrame } from '../../components/AuthFrame';
 import { Field, FormError, NewPasswordField } from '../../components/Form';
-import { SecretOnce } from '../settings/SecretOnce';
+import { SecretOnce } from '../../components/SecretOnce';
 
 export default function SetupPage() {
   const [, navigate] = useLocation();

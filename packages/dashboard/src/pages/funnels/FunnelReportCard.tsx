@@ -13,8 +13,8 @@ export function FunnelReportCard({ query, stale }: { query: FunnelQuery | null; 
         <span className="spacer" />
         {report.data && (
           <span className="muted small">
-            Step 1 from {formatDay(report.data.meta.date_range[0], true)} to{' '}
-            {formatDay(report.data.meta.date_range[1], true)}
+            Step 1 from {formatDay(report.data.meta.date_range[0] ?? '', true)} to{' '}
+            {formatDay(report.data.meta.date_range[1] ?? '', true)}
           </span>
         )}
       </div>

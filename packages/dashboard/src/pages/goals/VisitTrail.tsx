@@ -1,9 +1,11 @@
 /**
  * A person’s visits, conversions and refunds on one line of time, oldest first: each visit with where it
- * came from, its entry page and figures, openable to its pages; each conversion with its value.
+ * came from, its entry page and figures, openable to its pages; each conversion with its value (in
+ * the site's currency and, when sent in another, in its own beside it).
  */
 import { useState } from 'react';
 import type { Person, PersonConversion, PersonRefund, PersonVisit } from '../../api/people';
+import { ConvertedValue } from '../../components/ConvertedMoney';
 import { formatDateTime, formatDuration, formatMoney } from '../../lib/format';
 import { pathOf, sourceWords } from './source-words';
 import { VisitSteps } from './VisitSteps';
@@ -38,15 +40,25 @@ function VisitItem({ siteId, visit }: { siteId: string; visit: PersonVisit }) {
   );
 }
 
-function ConversionItem({ conversion }: { conversion: PersonConversion }) {
+/** A value sent in another currency than the site's shows the converted amount first, as the listing does. */
+function ConversionItem({
+  conversion,
+  siteCurrency,
+}: {
+  conversion: PersonConversion;
+  siteCurrency: string;
+}) {
   return (
     <li className="conversion">
       <div className="when">{formatDateTime(conversion.occurred_at)}</div>
       <div className="what">
         Converted: {conversion.name}
-        {conversion.value_cents !== null &&
-          conversion.currency &&
-          ` · ${formatMoney(conversion.value_cents, conversion.currency)}`}
+        {conversion.value_cents !== null && conversion.currency && (
+          <>
+            {' · '}
+            <ConvertedValue row={conversion} displayCurrency={siteCurrency} inline />
+          </>
+        )}
       </div>
     </li>
   );
@@ -93,7 +105,11 @@ export function VisitTrail({ siteId, person }: { siteId: string; person: Person 
             of={moment.of}
           />
         ) : (
-          <ConversionItem key={moment.conversion.event_id} conversion={moment.conversion} />
+          <ConversionItem
+            key={moment.conversion.event_id}
+            conversion={moment.conversion}
+            siteCurrency={person.revenue.currency}
+          />
         ),
       )}
     </ol>

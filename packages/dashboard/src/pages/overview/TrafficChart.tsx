@@ -12,7 +12,7 @@ const HOUR = 3600;
 const DAY = 86_400;
 
 /** Every bucket start (UTC seconds) from the first day to the last: buckets without visits are not in the answer. */
-function bucketStarts(range: [string, string], interval: string): number[] {
+function bucketStarts(range: readonly string[], interval: string): number[] {
   const start = Date.parse(`${range[0]}T00:00:00Z`) / 1000;
   const end = Date.parse(`${range[1]}T00:00:00Z`) / 1000 + DAY;
   const starts: number[] = [];
@@ -33,7 +33,7 @@ function bucketStarts(range: [string, string], interval: string): number[] {
 const secondsOf = (bucket: string) =>
   Date.parse(`${bucket.replace(' ', 'T')}${bucket.length > 10 ? '' : 'T00:00:00'}Z`) / 1000;
 
-function toPoints(rows: StatsRow[], range: [string, string], interval: string): ChartPoint[] {
+function toPoints(rows: StatsRow[], range: readonly string[], interval: string): ChartPoint[] {
   const byTime = new Map(rows.map((row) => [secondsOf(row.dimensions[0] ?? ''), row]));
   return bucketStarts(range, interval).map((time) => {
     const row = byTime.get(time);

@@ -5,10 +5,10 @@
 import { useState } from 'react';
 import { type ConversionFilters, useConversions } from '../../api/revenue';
 import type { AttributionModel } from '../../api/types';
+import { ConvertedValue, RatesNote } from '../../components/ConvertedMoney';
 import { ErrorState, SkeletonRows } from '../../components/States';
 import { formatDateTime, formatExact } from '../../lib/format';
 import { creditedSource } from '../../lib/names';
-import { ConvertedValue, RatesNote } from './ConvertedMoney';
 
 export function ConversionListing({
   siteId,

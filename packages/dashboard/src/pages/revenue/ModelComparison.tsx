@@ -1,6 +1,6 @@
 /** Net revenue per source under all four models at once, so a person sees how much the model matters. */
 import { useQueries } from '@tanstack/react-query';
-import { api } from '../../api/http';
+import { api, unwrap } from '../../api/http';
 import type { RevenueReport } from '../../api/revenue';
 import { ErrorState, SkeletonRows } from '../../components/States';
 import { formatMajor } from '../../lib/format';
@@ -18,10 +18,12 @@ export function ModelComparison({
     queries: MODELS.map((model) => ({
       queryKey: ['revenue', siteId, window, model.key],
       queryFn: ({ signal }: { signal: AbortSignal }) =>
-        api<RevenueReport>('GET', '/v1/revenue', {
-          query: { site_id: siteId, ...window, attribution_model: model.key },
-          signal,
-        }),
+        unwrap(
+          api.GET('/v1/revenue', {
+            params: { query: { site_id: siteId, ...window, attribution_model: model.key } },
+            signal,
+          }),
+        ),
       staleTime: 60_000,
     })),
   });

@@ -3,8 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { createWebhook } from '../../api/settings';
 import { Field, FormError } from '../../components/Form';
+import { SecretOnce } from '../../components/SecretOnce';
 import { EventTypeChoices } from './EventTypeChoices';
-import { SecretOnce } from './SecretOnce';
 import { VerificationPill } from './VerificationPill';
 
 export function NewWebhook({ siteId }: { siteId: string }) {

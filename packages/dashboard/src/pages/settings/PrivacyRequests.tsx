@@ -7,8 +7,8 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { meQuery } from '../../api/account';
 import { ApiError } from '../../api/http';
 import { isUnderway, privacyRequestsQuery } from '../../api/privacy';
+import { LoadError } from '../../components/LoadError';
 import { EmptyState, SkeletonRows } from '../../components/States';
-import { LoadError } from './LoadError';
 import { NewPrivacyRequest } from './NewPrivacyRequest';
 import { PrivacyRequestItem } from './PrivacyRequestItem';
 

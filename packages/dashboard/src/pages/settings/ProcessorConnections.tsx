@@ -9,11 +9,11 @@ import {
   type ProcessorConnection,
   processorLabel,
 } from '../../api/integrations';
+import { ConfirmAction } from '../../components/ConfirmAction';
 import { CopyButton } from '../../components/CopyButton';
+import { LoadError } from '../../components/LoadError';
 import { EmptyState, SkeletonRows } from '../../components/States';
 import { formatDateTime, formatExact } from '../../lib/format';
-import { ConfirmAction } from './ConfirmAction';
-import { LoadError } from './LoadError';
 import { NewProcessorConnection } from './NewProcessorConnection';
 import { UnreachableUrl } from './UnreachableUrl';
 

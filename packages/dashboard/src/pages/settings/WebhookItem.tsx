@@ -11,11 +11,11 @@ import {
   updateWebhook,
   type Webhook,
 } from '../../api/settings';
+import { ConfirmAction } from '../../components/ConfirmAction';
 import { FormError } from '../../components/Form';
-import { ConfirmAction } from './ConfirmAction';
+import { SecretOnce } from '../../components/SecretOnce';
 import { EventTypeChoices } from './EventTypeChoices';
 import { PingResultView } from './PingResultView';
-import { SecretOnce } from './SecretOnce';
 import { VerificationPill } from './VerificationPill';
 import { WebhookDeliveries } from './WebhookDeliveries';
 

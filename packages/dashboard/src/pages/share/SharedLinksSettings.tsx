@@ -3,6 +3,7 @@
  * code to embed it in an iframe; list and revoke them.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { SHARED_LINK_PASSWORD_MIN_LENGTH } from '@touchtrail/client';
 import { useState } from 'react';
 import { createSharedLink, listSharedLinks, revokeSharedLink } from '../../api/shared-links';
 import { CopyButton } from '../../components/CopyButton';
@@ -50,8 +51,8 @@ function NewLink({ siteId }: { siteId: string }) {
           name="password"
           type="password"
           autoComplete="new-password"
-          minLength={8}
-          hint="At least 8 characters. Whoever opens the link is asked for it."
+          minLength={SHARED_LINK_PASSWORD_MIN_LENGTH}
+          hint={`At least ${SHARED_LINK_PASSWORD_MIN_LENGTH} characters. Whoever opens the link is asked for it.`}
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />

@@ -1,9 +1,10 @@
 /** The install snippet of a site and the live check that turns green when its first event arrives. */
 import { useQuery } from '@tanstack/react-query';
-import { siteQuery, siteRefusalsQuery } from '../../api/sites';
+import { siteQuery } from '../../api/sites';
 import type { Site } from '../../api/types';
+import { BotRefusals } from '../../components/BotRefusals';
 import { CopyButton } from '../../components/CopyButton';
-import { formatCountOf, formatDateTime } from '../../lib/format';
+import { formatDateTime } from '../../lib/format';
 
 export function snippetOf(site: Pick<Site, 'snippet_key' | 'cookie_apex_domain'>): string {
   const cookieDomain = site.cookie_apex_domain ? ` data-cookie-domain="${site.cookie_apex_domain}"` : '';
@@ -30,12 +31,6 @@ export function VerificationStatus({ siteId }: { siteId: string }) {
     refetchInterval: (query) => (query.state.data?.verified_at ? false : 3000),
   });
   const verifiedAt = site.data?.verified_at;
-  const refusals = useQuery({
-    ...siteRefusalsQuery(siteId),
-    enabled: !verifiedAt,
-    refetchInterval: verifiedAt ? false : 3000,
-  });
-  const bots = refusals.data?.refusals.find((r) => r.reason === 'bot')?.hits ?? 0;
   return (
     <>
       <p className={verifiedAt ? 'status ok' : 'status'} role="status" aria-live="polite">
@@ -44,11 +39,10 @@ export function VerificationStatus({ siteId }: { siteId: string }) {
           ? `Receiving events since ${formatDateTime(verifiedAt)}`
           : 'Waiting for the first event… open a page of the site once the snippet is in place.'}
       </p>
-      {!verifiedAt && bots > 0 && (
-        <p className="status warn" role="status">
-          {formatCountOf(bots, 'hit')} refused as bots in the last hour (headless or automated browser). Open
-          the site in an ordinary browser: headless browsers and scripts such as curl are not counted.
-        </p>
+      {!verifiedAt && (
+        <BotRefusals siteId={siteId} live>
+          Open the site in an ordinary browser: headless browsers and scripts such as curl are not counted.
+        </BotRefusals>
       )}
     </>
   );

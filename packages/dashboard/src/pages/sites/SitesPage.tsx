@@ -1,9 +1,13 @@
-/** The account's sites, each with its visits of the last 30 days as a sparkline. */
+/**
+ * The account's sites, each with its visits of the last 30 days as a sparkline and, when the ingest
+ * refused hits of it as bots in the last hour, how many.
+ */
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { sitesWithDeletedQuery } from '../../api/settings';
 import { dashboardSitesQuery, useStats } from '../../api/sites';
 import type { DashboardSite } from '../../api/types';
+import { BotRefusals } from '../../components/BotRefusals';
 import { Sparkline } from '../../components/Sparkline';
 import { EmptyState, ErrorState, Skeleton, SkeletonRows } from '../../components/States';
 import { formatCount, formatDateTime } from '../../lib/format';
@@ -52,6 +56,7 @@ function SiteCard({ site }: { site: DashboardSite }) {
             />
           </>
         )}
+        <BotRefusals siteId={site.uuid} className="status warn small" />
       </Link>
     </li>
   );

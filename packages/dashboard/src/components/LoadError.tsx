@@ -1,6 +1,6 @@
 /** A list that could not be loaded: a refusal (403) is said as the API words it, with no retry to offer. */
-import { ApiError } from '../../api/http';
-import { ErrorState } from '../../components/States';
+import { ApiError } from '../api/http';
+import { ErrorState } from './States';
 
 export function LoadError({ error, retry }: { error: Error; retry: () => void }) {
   if (error instanceof ApiError && error.status === 403) {

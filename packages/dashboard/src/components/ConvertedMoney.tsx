@@ -3,15 +3,33 @@
  * with the day of the ECB rate that converted it; and the listing's note on how fresh the
  * stored rates are (an offline server keeps converting at its newest one).
  */
-import type { ConversionPage, ConversionRow } from '../../api/revenue';
-import { formatDay, formatMajor, formatMoney } from '../../lib/format';
+import type { ConversionPage } from '../api/revenue';
+import { formatDay, formatMajor, formatMoney } from '../lib/format';
 
-export function ConvertedValue({ row, displayCurrency }: { row: ConversionRow; displayCurrency: string }) {
+/** What a conversion row and a person's conversion both carry (interface §2.8's money fields). */
+export interface ConvertedAmount {
+  value_cents: number | null;
+  currency: string | null;
+  display_value: number | null;
+  rate_day: string | null;
+}
+
+/** `inline`: on one line, as in a sentence (a person's trail), rather than stacked in a table cell. */
+export function ConvertedValue({
+  row,
+  displayCurrency,
+  inline = false,
+}: {
+  row: ConvertedAmount;
+  displayCurrency: string;
+  inline?: boolean;
+}) {
   if (!row.value_cents) return <>—</>;
-  const original = formatMoney(row.value_cents, row.currency);
-  if (row.currency === displayCurrency) return <>{original}</>;
+  const currency = row.currency ?? displayCurrency;
+  const original = formatMoney(row.value_cents, currency);
+  if (currency === displayCurrency) return <>{original}</>;
   return (
-    <span className="converted">
+    <span className={inline ? 'converted inline' : 'converted'}>
       <span>{row.display_value !== null ? formatMajor(row.display_value, displayCurrency) : '—'}</span>
       <span className="muted small">{original}</span>
       <span className="muted small">{row.rate_day ? `ECB ${formatDay(row.rate_day, true)}` : 'no rate'}</span>

@@ -1,6 +1,7 @@
 /** A secret the API answers once: shown with a copy button and a plain warning, until dismissed. */
 import { type ReactNode, useEffect, useRef } from 'react';
-import { CopyButton } from '../../components/CopyButton';
+import { CopyButton } from './CopyButton';
+import './SecretOnce.css';
 
 export function SecretOnce({
   title,

@@ -3,7 +3,8 @@
  * dialog, so it stays reachable by keyboard and readable on a phone.
  */
 import { useState } from 'react';
-import { FormError } from '../../components/Form';
+import { FormError } from './Form';
+import './ConfirmAction.css';
 
 export function ConfirmAction({
   label,
