@@ -1,5 +1,5 @@
 /**
- * Fuzzing (issue 18), `npm run bench:fuzz`: randomized malformed requests against every operation
+ * Fuzzing, `npm run bench:fuzz`: randomized malformed requests against every operation
  * of the built server's own OpenAPI document, on a fresh PGlite folder or, with BENCH_DATABASE_URL,
  * a throwaway PostgreSQL database. Looks for 5xx answers, Fastify's default error bodies, stack traces, SQL or
  * a known secret in a body, a 2xx on another account's id, requests that hang, and error-level

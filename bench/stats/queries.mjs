@@ -1,5 +1,5 @@
 /**
- * The queries of issue 20's performance table: each as the API request, and as the plain SQL
+ * The queries of the traffic report targets (bench/RESULTS.md): each as the API request, and as the plain SQL
  * that gives the same numbers by scanning the raw visits and events tables with no rollup,
  * with both answers brought to one shape (rows of values) so they can be compared.
  */

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:stats`: the stats queries of issue 20 against one big site (10,000,000
+ * `npm run bench:stats`: the stats queries of the traffic report targets against one big site (10,000,000
  * pageviews, ≈ 3,000,000 visits, 1,000,000 visitors over 12 months) beside 50 small ones, on
  * PostgreSQL and, at a tenth of the size, on PGlite. The rows are seeded with SQL (through HTTP
  * it would take hours); each query runs through the API with a stats:read key, 3 warm-up runs

@@ -1,5 +1,5 @@
 /**
- * Data-subject requests (issue 25, DESIGN.md §12; README "Answering a data-subject request"):
+ * Data-subject requests (DESIGN.md §12; README "Answering a data-subject request"):
  * make an access or erasure request about one person on a site, by the site's internal UUID, and
  * read the site's audit trail. Account-wide admins only: anyone else gets 403.
  */

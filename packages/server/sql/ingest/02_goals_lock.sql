@@ -1,5 +1,5 @@
 -- The goal registry's advisory lock for a site: the first 64 bits of the SHA-256 of
--- 'goals|<site id>', the id db/advisory-locks.ts derives for the same key. The goals API
+-- 'goals|<site id>', the id goalSetLockId in db/advisory-locks.ts derives for the same key. The goals API
 -- (goals/goals.store.ts) and touchtrail_ingest_register_goals both take it.
 create or replace function touchtrail_goals_lock_id(p_site uuid) returns bigint
 language sql immutable strict as $$

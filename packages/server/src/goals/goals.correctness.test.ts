@@ -1,5 +1,5 @@
 /**
- * Issue 5, "correctness against an independent computation": the generated dataset of
+ * Correctness against an independent computation: the generated dataset of
  * goals.dataset.ts goes through the real ingest path, and every report answer is compared with
  * a straightforward count over the raw generated events.
  */

@@ -122,7 +122,7 @@ export const reportQuery = z.strictObject({
   to: reportDay.optional().describe('Last day (UTC), inclusive. Default: today'),
 });
 
-/** What the time series may add beside completions (issue 20): `conversion_rate`, `value`. */
+/** What the time series may add beside completions: `conversion_rate`, `value`. */
 export const TIMESERIES_EXTRAS = ['conversion_rate', 'value'] as const;
 export type TimeseriesExtra = (typeof TIMESERIES_EXTRAS)[number];
 

@@ -1,6 +1,6 @@
 /**
  * Who a person is. Visitor ids (one per browser) are tied to person keys (an identified user or
- * an email, hashed: ingest/person-key.ts) by identity_links. The SQL of these rules is in
+ * an email, hashed: identity/person-key.ts) by identity_links. The SQL of these rules is in
  * identity.sql.ts, as pieces every query composes; nothing else reads identity_links.
  *
  * - A person is the set of visitor ids whose earliest link is one person key; a visitor id never

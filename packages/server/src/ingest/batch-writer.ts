@@ -8,7 +8,7 @@
  * whose facts changed, which are enriched again and written in a second call.
  */
 import type { Kysely } from 'kysely';
-import { sortedLockIds, visitorLockKey } from '../db/advisory-locks.js';
+import { eventLockKey, sortedLockIds, visitorLockKey } from '../db/advisory-locks.js';
 import type { DB } from '../db/types.js';
 import { GOALS_PER_SITE, goalNameProblem } from '../goals/goal-names.js';
 import type { Clock } from '../lib/clock.js';
@@ -30,7 +30,7 @@ const MAX_CALLS = 3;
  * so that they never build two visits for one arrival.
  */
 function lockKeysOf(item: IngestItem): string[] {
-  const event = `${item.snippetKey}|event:${item.eventId}`;
+  const event = eventLockKey(item.snippetKey, item.eventId);
   return item.visitorId ? [event, visitorLockKey(item.snippetKey, item.visitorId)] : [event];
 }
 

@@ -1,5 +1,5 @@
 /**
- * Contract audit of the data path (issue 4, DESIGN.md §1 and §4): the rules of the collect
+ * Contract audit of the data path (DESIGN.md §1 and §4): the rules of the collect
  * endpoint and of server events that the feature tests leave open — exact body limits, content
  * types, CORS on one route and not the other, the deletion window through the API, verified_at,
  * retries, goal names, personal data, visits, location, bots, identity, rollups and the

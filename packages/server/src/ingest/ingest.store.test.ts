@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { lockIdOf, sortedLockIds } from '../db/advisory-locks.js';
+import { eventLockKey, goalSetLockId, sortedLockIds } from '../db/advisory-locks.js';
 import { useTestApp } from '../test/app.js';
 import { insertSite } from '../test/factories.js';
 import { newEventId, newVisitorId } from './ingest.fixtures.js';
@@ -29,7 +29,7 @@ describe('the ingest batch call (touchtrail_ingest)', () => {
   });
   const call = (facts: SiteFacts[], rows: IngestRow[]) =>
     ingestBatch(t.database.db, {
-      lockIds: sortedLockIds(rows.map((row) => `${row.snippet_key}|event:${row.event_id}`)),
+      lockIds: sortedLockIds(rows.map((row) => eventLockKey(row.snippet_key, row.event_id))),
       facts,
       rows,
       now: t.clock.now(),
@@ -119,6 +119,6 @@ describe('the ingest batch call (touchtrail_ingest)', () => {
     const { rows } = await sql<{
       id: string;
     }>`select touchtrail_goals_lock_id(${siteId}::uuid)::text as id`.execute(t.database.db);
-    expect(rows[0]?.id).toBe(lockIdOf(`goals|${siteId}`));
+    expect(rows[0]?.id).toBe(goalSetLockId(siteId));
   });
 });

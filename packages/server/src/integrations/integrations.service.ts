@@ -1,5 +1,5 @@
 /**
- * Payment-processor connections (issue 24, DESIGN.md §11): connecting a processor to a site,
+ * Payment-processor connections (DESIGN.md §11): connecting a processor to a site,
  * listing and removing connections, and receiving the processor's signed webhooks. A received
  * event is verified, read into payment facts, and written through the same path as
  * `POST /v1/server/payments`, in one transaction with the record of its event id: a 2xx means

@@ -85,7 +85,7 @@ const buildRollups: ErasureStep = {
     const visitsBuilt = await builtOf('stats_rollup_days');
     for (const day of days) if (!visitsBuilt.has(day)) await buildRollupDay(db, ref.siteId, day, now);
     const goalsBuilt = await builtOf('stats_goal_rollup_days');
-    const lastDay = lastClosableDay(now);
+    const lastDay = await lastClosableDay(db, now);
     for (const day of days) {
       if (!goalsBuilt.has(day) && day <= lastDay) await buildGoalRollupDay(db, ref.siteId, day, now);
     }

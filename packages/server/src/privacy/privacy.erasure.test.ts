@@ -1,5 +1,5 @@
 /**
- * Erasure (issue 25): the person leaves no trace by the table-by-table check, reports over past
+ * Erasure: the person leaves no trace by the table-by-table check, reports over past
  * days do not change, payments keep their amounts, facts and queued deliveries about the person
  * go, and the work resumes after a crash and survives the person's visits arriving meanwhile.
  */

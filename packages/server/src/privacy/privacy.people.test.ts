@@ -1,5 +1,5 @@
 /**
- * Generated people (issue 25): each with several visitor ids tied together by identify calls and
+ * Generated people: each with several visitor ids tied together by identify calls and
  * server events, payments and refunds. The access export of each, asked by a different kind of
  * id, is checked against what was generated; then one is erased, leaving no trace, and the
  * others' exports do not change.

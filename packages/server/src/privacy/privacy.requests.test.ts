@@ -1,5 +1,5 @@
 /**
- * Privacy requests (issue 25): who may make them, what they match, the audit trail, and the
+ * Privacy requests: who may make them, what they match, the audit trail, and the
  * access export checked field by field against what was seeded.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * `/v1/privacy/requests` (issue 25, DESIGN.md §12): data-subject access and erasure requests,
+ * `/v1/privacy/requests` (DESIGN.md §12): data-subject access and erasure requests,
  * for account-wide admins, in the sites area's error shape. The export is streamed as it is
  * read from the database.
  */

@@ -1,4 +1,4 @@
-/** Schemas of the privacy request routes (issue 25, DESIGN.md §12). */
+/** Schemas of the privacy request routes (DESIGN.md §12). */
 import { z } from 'zod';
 import { queryInteger, timestampSchema, uuidParam } from '../http/schemas.js';
 import { SITE_REF_PATTERN } from '../lib/ids.js';

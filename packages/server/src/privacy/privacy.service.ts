@@ -1,5 +1,5 @@
 /**
- * Privacy requests (issue 25, DESIGN.md §12): a data subject's access or erasure request, made
+ * Privacy requests (DESIGN.md §12): a data subject's access or erasure request, made
  * by an account-wide admin (a session, or a key with `config:write` whose creator still is one),
  * resolved at once to the person it names, and worked by the privacy job (privacy-jobs.ts).
  */

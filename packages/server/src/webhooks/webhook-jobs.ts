@@ -1,6 +1,6 @@
 /**
  * The background side of webhooks, run by main.ts (or any worker process): fan-out plus
- * delivery in one pass, and the daily retention purge. Deliveries are kept 30 days, whatever
+ * delivery in one pass, and the hourly retention purge. Deliveries are kept 30 days, whatever
  * their status; outbox facts are dropped once fanned out and as old.
  */
 import { DAY_MS } from '../lib/clock.js';

@@ -14,7 +14,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/types.js';
 import type { Clock } from '../../lib/clock.js';
-import { DAY_MS, MINUTE_MS } from '../../lib/clock.js';
+import { MINUTE_MS } from '../../lib/clock.js';
 import { firstWholeRawDay } from '../../retention/retention-limits.js';
 import { buildGoalRollupDay } from './goal-rollup-day.query.js';
 import { buildRollupDay, deleteRollupRows } from './rollup-day.query.js';
@@ -28,8 +28,6 @@ import { countRollupPeople } from './rollup-people-counts.query.js';
  * within a few minutes, and a day is never dropped twice for one link.
  */
 const LINK_COMMIT_MARGIN_MS = 5 * MINUTE_MS;
-/** As touchtrail_visit_idle(): a visit started before midnight may go on this long past it. */
-const VISIT_IDLE_MS = 30 * MINUTE_MS;
 
 export interface RollupRunReport {
   built: number;
@@ -48,9 +46,17 @@ export interface RollupRunReport {
 /** Older rollup rows counted per table and run: a few seconds' work. */
 const COUNT_BATCH = 20_000;
 
-/** The last UTC day whose visits can all have ended by `now`, and whose conversions have come. */
-export const lastClosableDay = (now: Date) =>
-  new Date(now.getTime() - VISIT_IDLE_MS - DAY_MS).toISOString().slice(0, 10);
+/**
+ * The last UTC day whose visits can all have ended by `now`, and whose conversions have come: a
+ * visit started before midnight may go on for touchtrail_visit_idle() past it (the visit rule's
+ * one owner, packages/server/sql/ingest/01_types.sql).
+ */
+export async function lastClosableDay(db: Kysely<DB>, now: Date): Promise<string> {
+  const { rows } = await sql<{ day: string }>`
+    select to_char(${now}::timestamptz at time zone 'UTC' - touchtrail_visit_idle() - interval '1 day', 'YYYY-MM-DD') as day
+  `.execute(db);
+  return (rows[0] as { day: string }).day;
+}
 
 export function createStatsRollups({ db, clock }: { db: Kysely<DB>; clock: Clock }) {
   /** Days before `firstRebuildable` lost raw rows to retention: they keep what was built. */
@@ -138,7 +144,7 @@ export function createStatsRollups({ db, clock }: { db: Kysely<DB>; clock: Clock
     /** One pass over every site, building at most `maxDays` days in all, and as many days' goals. */
     async runOnce({ maxDays = 400 }: { maxDays?: number } = {}): Promise<RollupRunReport> {
       const now = clock.now();
-      const lastDay = lastClosableDay(now);
+      const lastDay = await lastClosableDay(db, now);
       const report: RollupRunReport = { built: 0, months: 0, stale: 0, waiting: 0, counted: 0, goalDays: 0 };
       // A site being erased is left alone: its visits are going.
       const sites = await db
