@@ -532,16 +532,18 @@ describe.skipIf(ON_POSTGRES)('a seeded shop', () => {
     const otherUuid = await siteUuid(t, other.snippet_key);
     const context = await newContext(browser(), base, { cookie: t.owner.cookie });
     const page = await context.newPage();
+    // The site's name waits for the site list and the site itself: slow on a loaded machine.
+    const SLOW = { timeout: 15_000 };
     await page.goto(`/sites/${shop.site.id}`);
     const heading = page.getByRole('heading', { level: 1 });
-    await expect.poll(() => heading.textContent()).toBe('Acme Shop');
+    await expect.poll(() => heading.textContent(), SLOW).toBe('Acme Shop');
     const switcher = page.getByRole('combobox', { name: 'Switch site' });
     await expect
-      .poll(() => switcher.locator('option').allTextContents())
+      .poll(() => switcher.locator('option').allTextContents(), SLOW)
       .toEqual(expect.arrayContaining(['Acme Shop', 'Corner Books']));
     await switcher.selectOption(otherUuid);
-    await expect.poll(() => new URL(page.url()).pathname).toBe(`/sites/${otherUuid}`);
-    await expect.poll(() => heading.textContent()).toBe('Corner Books');
+    await expect.poll(() => new URL(page.url()).pathname, SLOW).toBe(`/sites/${otherUuid}`);
+    await expect.poll(() => heading.textContent(), SLOW).toBe('Corner Books');
 
     // Reached with Tab from the top of the freshly loaded page, then changed with an arrow key alone.
     await page.reload();
@@ -553,8 +555,8 @@ describe.skipIf(ON_POSTGRES)('a seeded shop', () => {
     expect(await focused()).toBe('Switch site');
     const isShopFirst = (await switcher.locator('option').first().getAttribute('value')) === shop.site.id;
     await page.keyboard.press(isShopFirst ? 'ArrowUp' : 'ArrowDown');
-    await expect.poll(() => new URL(page.url()).pathname).toBe(`/sites/${shop.site.id}`);
-    await expect.poll(() => heading.textContent()).toBe('Acme Shop');
+    await expect.poll(() => new URL(page.url()).pathname, SLOW).toBe(`/sites/${shop.site.id}`);
+    await expect.poll(() => heading.textContent(), SLOW).toBe('Acme Shop');
     expect(await switcher.inputValue()).toBe(shop.site.id);
     await context.close();
   });
