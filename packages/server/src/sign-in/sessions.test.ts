@@ -71,7 +71,13 @@ describe('dashboard sign-in', () => {
     };
     await time('warmup@example.com');
     const known = await time(ADMIN.email);
-    const unknown = await time('nobody@example.com');
+    // Unknown emails never count toward an account's failed sign-ins, so they can be sampled
+    // more than once: the slowest of three rides out a busy moment of the machine.
+    const unknown = Math.max(
+      await time('nobody@example.com'),
+      await time('nobody-else@example.com'),
+      await time('no-one@example.com'),
+    );
     // Both paths run one scrypt hash (tens of milliseconds); a missing hash would be near zero.
     expect(unknown).toBeGreaterThan(known * 0.4);
   });
