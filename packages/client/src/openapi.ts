@@ -35,7 +35,7 @@ export interface paths {
         };
         /**
          * The database answers; 503 otherwise
-         * @description For a load balancer: 200 when the database answers a ping, 503 when it does not, so traffic goes elsewhere until it is back. Public and never rate limited.
+         * @description For a load balancer: 200 when the database answers a ping, 503 when it does not, so traffic goes elsewhere until it is back. Public and never rate limited. With ClickHouse on, `clickhouse` says whether it answers and how many seconds each copied stream is behind; ClickHouse being away does not make the process unready, since traffic is committed in PostgreSQL.
          *
          *     Authentication: none (public).
          */
@@ -2052,14 +2052,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ok"
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {string} */
                         status: "ok";
+                        clickhouse?: {
+                            /** @enum {string} */
+                            status: "ok" | "unavailable";
+                            ship_lag_seconds: {
+                                [key: string]: number;
+                            };
+                        };
                     };
                 };
             };

@@ -10,6 +10,7 @@ import type { Redis } from 'ioredis';
 import { registerMemberRoutes } from './accounts/members.routes.js';
 import { registerSetupRoutes } from './accounts/setup.routes.js';
 import { registerAiVisibilityRoutes } from './ai-visibility/ai-visibility.routes.js';
+import type { ClickHouse } from './clickhouse/connection.js';
 import type { Config } from './config.js';
 import { registerConversionRoutes } from './conversions/conversions.routes.js';
 import { registerBotTokenRoutes } from './crawlers/bot-tokens.routes.js';
@@ -79,6 +80,8 @@ export interface AppDeps {
   role?: ServerRole;
   /** Overrides the folder of the dashboard's built files (tests serve a folder of their own). */
   dashboardDir?: string;
+  /** ClickHouse for traffic history, opened by the caller when CLICKHOUSE_URL is set. */
+  clickhouse?: ClickHouse;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -146,12 +149,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     '/v1/crawler/hits',
   ]);
 
-  const services = createServices({ db: database.db, clock, config });
+  const services = createServices({
+    db: database.db,
+    clock,
+    config,
+    clickhouse: deps.clickhouse,
+    log: { warn: (message) => app.log.warn(message), info: (message) => app.log.info(message) },
+  });
   app.decorate('services', services);
   const metrics = createAppMetrics({
     db: database.db,
     clock,
     ingestWaiting: services.ingest.waiting,
+    shipLagSeconds: services.clickhouseEngine?.shipper.lagSeconds,
     onQueueReadFailed: (error) => app.log.warn({ err: error }, 'metrics: queue depths could not be read'),
   });
   installRequestMetrics(app, metrics);
@@ -186,7 +196,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installCsrfProtection(app, config);
   await installOpenApi(app, config.publicUrl);
 
-  registerHealthRoutes(app, { database });
+  registerHealthRoutes(app, { database, clickhouse: services.clickhouseEngine });
   registerMetricsRoute(app, { metrics, token: config.metricsToken });
   registerSetupRoutes(app, services);
   registerSessionRoutes(app, { ...services, secureCookies: config.publicUrl.startsWith('https://') });

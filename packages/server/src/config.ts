@@ -103,6 +103,15 @@ const schema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).max(300).optional(),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(500).optional(),
+  CLICKHOUSE_URL: z
+    .string()
+    .regex(/^(https?:\/\/\S+|chdb:\/\/\/\S+)$/, 'must be an http(s):// URL or chdb:///absolute/folder')
+    .optional(),
+  CLICKHOUSE_CLUSTER: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]{0,99}$/, 'must be a cluster name: letters, digits and _')
+    .optional(),
+  TRAFFIC_PG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(14),
 });
 
 /** The OpenID Connect provider people may sign in with; undefined when `OIDC_ISSUER` is unset. */
@@ -162,9 +171,59 @@ export interface Config {
   mailFrom: string;
   /** The bearer token `GET /metrics` asks of a caller off the loopback; unset: only loopback reads it. */
   metricsToken: string | undefined;
+  /** ClickHouse for traffic history (clickhouse/); undefined: PostgreSQL answers everything. */
+  clickhouse: ClickHouseConfig | undefined;
+  trafficPgRetentionDays: number;
 }
 
 export class ConfigError extends Error {}
+
+export interface ClickHouseConfig {
+  /** `http(s)://host:port` without credentials or path, or undefined for the in-process engine. */
+  url: string | undefined;
+  username: string | undefined;
+  password: string | undefined;
+  /** The in-process engine's folder (`chdb:///folder`). */
+  chdbPath: string | undefined;
+  database: string;
+  cluster: string | undefined;
+}
+
+const CLICKHOUSE_DATABASE = /^[A-Za-z_][A-Za-z0-9_]{0,99}$/;
+
+/** CLICKHOUSE_URL read: the database is the URL's path (default `touchtrail`). */
+function clickhouseConfig(raw: string, cluster: string | undefined): ClickHouseConfig {
+  if (raw.startsWith('chdb://')) {
+    const folder = raw.slice('chdb://'.length);
+    if (cluster)
+      throw new ConfigError('CLICKHOUSE_CLUSTER: the in-process engine (chdb://) is one node; unset it');
+    return {
+      url: undefined,
+      username: undefined,
+      password: undefined,
+      chdbPath: folder,
+      database: 'touchtrail',
+      cluster,
+    };
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError('CLICKHOUSE_URL: is not a URL (see README.md)');
+  }
+  const database = decodeURIComponent(parsed.pathname.replace(/^\/+|\/+$/g, '')) || 'touchtrail';
+  if (!CLICKHOUSE_DATABASE.test(database))
+    throw new ConfigError('CLICKHOUSE_URL: the database (the URL path) must be letters, digits and _');
+  return {
+    url: `${parsed.protocol}//${parsed.host}`,
+    username: parsed.username ? decodeURIComponent(parsed.username) : undefined,
+    password: parsed.password ? decodeURIComponent(parsed.password) : undefined,
+    chdbPath: undefined,
+    database,
+    cluster,
+  };
+}
 
 /** localhost, 127.0.0.0/8 or [::1]: the hosts an http:// OpenID Connect issuer may use. */
 export function isLoopbackHost(hostname: string): boolean {
@@ -253,5 +312,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: values.SMTP_URL,
     mailFrom: values.MAIL_FROM ?? `Touchtrail <no-reply@${new URL(publicUrl).hostname}>`,
     metricsToken: values.METRICS_TOKEN,
+    clickhouse: values.CLICKHOUSE_URL
+      ? clickhouseConfig(values.CLICKHOUSE_URL, values.CLICKHOUSE_CLUSTER)
+      : undefined,
+    trafficPgRetentionDays: values.TRAFFIC_PG_RETENTION_DAYS,
   };
 }

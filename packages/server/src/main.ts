@@ -6,7 +6,8 @@
  */
 import { Redis } from 'ioredis';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ChdbMissingError, openClickHouse } from './clickhouse/connection.js';
+import { type ClickHouseConfig, ConfigError, loadConfig } from './config.js';
 import { configuredDatabase, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { startupLogLevel } from './http/logging.js';
@@ -37,8 +38,16 @@ async function main(): Promise<void> {
   await applySiteLimit(database.db, config);
   config = { ...config, secretKey: await resolveSecretKey(database.db, config) };
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
-  const app = await buildApp({ config, database, clock: systemClock, redis, role });
+  const clickhouse = config.clickhouse ? await openConfiguredClickHouse(config.clickhouse) : undefined;
+  const app = await buildApp({ config, database, clock: systemClock, redis, role, clickhouse });
   const startupLog = app.log.child({}, { level: startupLogLevel(config.logLevel) });
+  // Traffic keeps arriving while ClickHouse is away: a failure here is one line, and the
+  // shipper applies the schema once ClickHouse answers.
+  await app.services.clickhouseEngine?.ensureSchema().catch((error: Error) => {
+    startupLog.warn(
+      `ClickHouse does not answer yet (${error.message.split('\n')[0]}); reports read PostgreSQL until it does`,
+    );
+  });
 
   // Before listening, so reports convert from the first request (rates/rates-snapshot.ts).
   if (runsBackgroundJobs(role) && config.ratesSnapshot)
@@ -56,6 +65,7 @@ async function main(): Promise<void> {
     deadline.unref();
     await stopJobs();
     await app.close();
+    await clickhouse?.close();
     redis?.disconnect();
     await database.close();
     process.exit(0);
@@ -64,7 +74,9 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
-  const storage = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${config.dataDir}`;
+  const storage =
+    (config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${config.dataDir}`) +
+    (config.clickhouse ? ', traffic history in ClickHouse' : '');
   startupLog.info(`Touchtrail is serving ${config.publicUrl} (storage: ${storage}, role: ${role})`);
 
   // Only a process that answers setup makes a token: another would replace the one printed.
@@ -73,6 +85,17 @@ async function main(): Promise<void> {
     const printToken = () => process.stdout.write(setupTokenMessage(config.publicUrl, setupToken));
     printToken();
     stopReminder = remindSetupToken(database.db, printToken).stop;
+  }
+}
+
+/** Opens the configured ClickHouse; without npm `chdb` for a `chdb://` URL, says so in one line. */
+async function openConfiguredClickHouse(config: ClickHouseConfig) {
+  try {
+    return await openClickHouse(config);
+  } catch (error) {
+    if (!(error instanceof ChdbMissingError)) throw error;
+    process.stderr.write(`touchtrail: ${error.message}\n`);
+    process.exit(1);
   }
 }
 

@@ -3,6 +3,9 @@ import type { Kysely } from 'kysely';
 import { createAccountsService } from './accounts/accounts.service.js';
 import { createAiVisibilityService } from './ai-visibility/ai-visibility.service.js';
 import { createAttributionWorker } from './attribution/attribution.worker.js';
+import type { ClickHouse } from './clickhouse/connection.js';
+import { createClickHouseEngine } from './clickhouse/engine.js';
+import type { ShipperLog } from './clickhouse/shipper.js';
 import type { Config } from './config.js';
 import { createConversionsService } from './conversions/conversions.service.js';
 import { createBotTokensService } from './crawlers/bot-tokens.service.js';
@@ -39,7 +42,20 @@ import { createStatsService } from './stats/stats.service.js';
 import { createVisitsService } from './visits/visits.service.js';
 import { createWebhooksService } from './webhooks/webhooks.service.js';
 
-export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: Clock; config: Config }) {
+export function createServices({
+  db,
+  clock,
+  config,
+  clickhouse,
+  log,
+}: {
+  db: Kysely<DB>;
+  clock: Clock;
+  config: Config;
+  /** ClickHouse for traffic history, when CLICKHOUSE_URL is set (clickhouse/). */
+  clickhouse?: ClickHouse;
+  log?: ShipperLog;
+}) {
   const keys = createKeysService({ db, clock });
   const accounts = createAccountsService({ db, clock, config, keys });
   const sites = createSitesService({ db, clock, accounts, keys });
@@ -98,7 +114,10 @@ export function createServices({ db, clock, config }: { db: Kysely<DB>; clock: C
   const invitations = createInvitationsService({ db, clock, config, mailer, accounts });
   const passwordReset = createPasswordResetService({ db, clock, config, mailer, sessions, accounts });
   const oidc = createOidcService({ db, clock, config, sessions, invitations, accounts });
+  // Traffic history in ClickHouse, when configured.
+  const clickhouseEngine = clickhouse ? createClickHouseEngine({ db, clock, clickhouse, log }) : undefined;
   return {
+    clickhouseEngine,
     sites,
     keys,
     accounts,

@@ -3,7 +3,7 @@ import { type Selectable, sql, type Transaction } from 'kysely';
 import type { CrawlerHitsTable, DailyCrawlerHitsTable, DailyCrawlerPathsTable } from '../db/crawler-types.js';
 import type { DB } from '../db/types.js';
 
-export type CrawlerHitRow = Selectable<CrawlerHitsTable>;
+export type CrawlerHitRow = Omit<Selectable<CrawlerHitsTable>, 'ship_xid' | 'ship_seq'>;
 
 /** A status the site answered with that is not a page: a redirect, not-found, an error. */
 const isNon2xx = (status: number | null) => status !== null && (status < 200 || status > 299);

@@ -43,6 +43,7 @@ const KIND_OF_PG_TYPE: Record<string, Kind> = {
   float4: 'number',
   float8: 'number',
   numeric: 'number',
+  xid8: 'string',
   bool: 'boolean',
   timestamptz: 'Date',
   timestamp: 'Date',

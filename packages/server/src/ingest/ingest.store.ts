@@ -15,8 +15,8 @@ import type { CommitOutcome } from './pipeline.js';
 type Trx = Transaction<DB> | Kysely<DB>;
 
 /** An events row as ingest writes it: the database computes `path` (migration 023). */
-export type EventRow = Omit<Selectable<EventsTable>, 'path'>;
-export type IdentityLinkRow = Selectable<IdentityLinksTable>;
+export type EventRow = Omit<Selectable<EventsTable>, 'path' | 'ship_xid' | 'ship_seq'>;
+export type IdentityLinkRow = Omit<Selectable<IdentityLinksTable>, 'ship_xid' | 'ship_seq'>;
 
 /** What the server enriches a site's items with; the batch checks they still hold. */
 export type SiteFacts = Pick<

@@ -184,7 +184,25 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
   });
   // ─────────────────────────────────────────────────────────────────────────────────────────
 
+  // ── Background worker: the ClickHouse shipper (clickhouse/shipper.ts), every second ─────
+  // Only with CLICKHOUSE_URL. Copies committed traffic in bounded batches; while ClickHouse does
+  // not answer it backs off, and says so once when that begins and once when it ends.
+  const engine = app.services.clickhouseEngine;
+  const shipper = engine
+    ? startPeriodicJob({
+        name: 'clickhouse-shipper',
+        intervalMs: 1_000,
+        run: async () => {
+          await engine.shipOnce();
+        },
+        // Already told by the shipper's own warning line; a stack trace would repeat it.
+        onError: () => {},
+      })
+    : undefined;
+  // ─────────────────────────────────────────────────────────────────────────────────────────
+
   return async () => {
+    await shipper?.stop();
     await siteErasure.stop();
     await privacyRequests.stop();
     await attribution.stop();

@@ -34,6 +34,8 @@ export function createAppMetrics(deps: {
   clock: Clock;
   /** Items waiting for their batch in this process. */
   ingestWaiting: () => number;
+  /** Seconds each ClickHouse stream is behind, when ClickHouse is on. */
+  shipLagSeconds?: () => Promise<Record<string, number>>;
   onQueueReadFailed: (error: unknown) => void;
 }) {
   const registry = new Registry();
@@ -112,6 +114,24 @@ export function createAppMetrics(deps: {
       }
     },
   });
+
+  const { shipLagSeconds } = deps;
+  if (shipLagSeconds)
+    new Gauge({
+      name: 'touchtrail_clickhouse_ship_lag_seconds',
+      help: 'Seconds since the oldest traffic row not yet copied to ClickHouse was written, by stream (0: caught up)',
+      labelNames: ['stream'] as const,
+      registers,
+      async collect() {
+        try {
+          for (const [stream, seconds] of Object.entries(await shipLagSeconds()))
+            this.set({ stream }, seconds);
+        } catch (error) {
+          this.reset();
+          deps.onQueueReadFailed(error);
+        }
+      },
+    });
 
   for (const outcome of ITEM_OUTCOMES) items.inc({ outcome }, 0);
   for (const reason of DROP_REASONS) drops.inc({ reason }, 0);

@@ -6,12 +6,14 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../app.js';
+import type { ClickHouse } from '../clickhouse/connection.js';
 import { type Config, loadConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import { SESSION_COOKIE } from '../http/authenticate.js';
 import { buildLoggerOptions } from '../http/logging.js';
 import type { ServerRole } from '../http/roles.js';
 import { createManualClock } from '../lib/clock.js';
+import { CLICKHOUSE_FOR_EVERY_APP, openTestClickHouse } from './clickhouse.js';
 import { openTestDatabase } from './database.js';
 
 export const SETUP_TOKEN = 'test-setup-token-0123456789';
@@ -22,6 +24,8 @@ export interface TestApp {
   database: Database;
   clock: ReturnType<typeof createManualClock>;
   config: Config;
+  /** The app's ClickHouse, when it runs with one (`options.clickhouse`, or every app in the third run). */
+  clickhouse?: ClickHouse;
   /** Every log line written so far, as text. */
   logs(): string;
   /**
@@ -39,9 +43,11 @@ export interface TestApp {
 /** `env` reaches `loadConfig`; `LOG_LEVEL` (default `info`) sets the level of the captured log. */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { role?: ServerRole; dashboardDir?: string } = {},
+  options: { role?: ServerRole; dashboardDir?: string; clickhouse?: boolean } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
+  const clickhouse =
+    (options.clickhouse ?? CLICKHOUSE_FOR_EVERY_APP) ? await openTestClickHouse() : undefined;
   const clock = createManualClock(new Date());
   const config = loadConfig({ SETUP_TOKEN, SECRET_KEY: 'k'.repeat(40), LOG_LEVEL: 'info', ...env });
   const stream = new PassThrough();
@@ -56,7 +62,16 @@ export async function createTestApp(
     logger: buildLoggerOptions(config.logLevel, stream),
     role: options.role,
     dashboardDir: options.dashboardDir,
+    clickhouse,
   });
+  const engine = app.services.clickhouseEngine;
+  await engine?.ensureSchema();
+  // With ClickHouse, a read first copies what has been committed, as a running server's shipper
+  // would have a moment later; the reads of unshipped rows have tests of their own.
+  const inject = async (options: InjectOptions) => {
+    if (engine && (options.method ?? 'GET') === 'GET') await engine.shipper.shipAll();
+    return app.inject(options);
+  };
   // A test may close early (to flush the log); the file's own teardown then finds it closed.
   let closing: Promise<void> | undefined;
   return {
@@ -64,11 +79,15 @@ export async function createTestApp(
     database,
     clock,
     config,
+    clickhouse,
     logs: () => logText,
-    request: (options) => app.inject(asDashboard(options)),
-    rawRequest: (options) => app.inject(options),
+    request: (options) => inject(asDashboard(options)),
+    rawRequest: (options) => inject(options),
     close() {
-      closing ??= app.close().then(() => database.close());
+      closing ??= app
+        .close()
+        .then(() => database.close())
+        .then(() => clickhouse?.close());
       return closing;
     },
   };
@@ -120,7 +139,7 @@ export interface TestContext extends TestApp {
  */
 export function useTestApp(
   env: Record<string, string> = {},
-  options: { role?: ServerRole; owner?: boolean; dashboardDir?: string } = {},
+  options: { role?: ServerRole; owner?: boolean; dashboardDir?: string; clickhouse?: boolean } = {},
 ): TestContext {
   let current: TestApp | undefined;
   let owner: Owner | undefined;
@@ -145,6 +164,9 @@ export function useTestApp(
     },
     get config() {
       return ready().config;
+    },
+    get clickhouse() {
+      return ready().clickhouse;
     },
     get owner() {
       if (!owner) throw new Error('useTestApp: this file asked for no owner');

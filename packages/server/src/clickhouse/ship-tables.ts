@@ -1,0 +1,36 @@
+/** Row types of migrations/037_clickhouse_ship_order.sql: the ship order and the cursors. */
+import type { ColumnType, Generated } from 'kysely';
+import type { NullableTimestamp } from '../db/column-types.js';
+
+/** Where a row stands in the ship order: set by the database on insert and on every update. */
+interface ShipOrder {
+  /** A `xid8`, read as its text. */
+  ship_xid: Generated<string>;
+  ship_seq: Generated<number>;
+}
+
+export interface ClickhouseShipCursorsTable {
+  stream: string;
+  ship_xid: ColumnType<string, string | undefined, string>;
+  ship_seq: ColumnType<number, number | undefined, number>;
+  shipped_rows: ColumnType<number, number | undefined, number>;
+  shipped_at: NullableTimestamp;
+  leased_by: string | null;
+  leased_until: NullableTimestamp;
+}
+
+declare module '../db/types.js' {
+  interface DB {
+    clickhouse_ship_cursors: ClickhouseShipCursorsTable;
+  }
+}
+
+declare module '../db/ingest-types.js' {
+  interface EventsTable extends ShipOrder {}
+  interface VisitsTable extends ShipOrder {}
+  interface IdentityLinksTable extends ShipOrder {}
+}
+
+declare module '../db/crawler-types.js' {
+  interface CrawlerHitsTable extends ShipOrder {}
+}
