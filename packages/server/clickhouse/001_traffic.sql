@@ -29,7 +29,7 @@ CREATE TABLE IF NOT EXISTS {database}.events (
   utm_medium String,
   utm_content String,
   utm_term String,
-  entry_url String,
+  entry_path Nullable(String),
   device_type LowCardinality(String),
   os LowCardinality(String),
   browser LowCardinality(String),
@@ -51,6 +51,9 @@ CREATE TABLE IF NOT EXISTS {database}.visits (
   last_activity_at DateTime64(3, 'UTC'),
   entry_url String,
   exit_url String,
+  -- The paths of the two URLs by PostgreSQL's one rule (touchtrail_url_path), copied with them.
+  entry_path Nullable(String),
+  exit_path Nullable(String),
   source_kind LowCardinality(String),
   session_ai_source LowCardinality(String),
   source_name String,

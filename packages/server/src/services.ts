@@ -56,9 +56,12 @@ export function createServices({
   clickhouse?: ClickHouse;
   log?: ShipperLog;
 }) {
+  // Traffic history in ClickHouse, when configured; reports fall back to PostgreSQL when it fails.
+  const clickhouseEngine = clickhouse ? createClickHouseEngine({ db, clock, clickhouse, log }) : undefined;
+  const clickhouseReads = clickhouseEngine?.reads;
   const keys = createKeysService({ db, clock });
   const accounts = createAccountsService({ db, clock, config, keys });
-  const sites = createSitesService({ db, clock, accounts, keys });
+  const sites = createSitesService({ db, clock, accounts, keys, clickhouse: clickhouseEngine?.shipper });
   const secondFactor = createSecondFactorService({ db, clock, config, accounts });
   const sessions = createSessionsService({ db, clock, accounts, secondFactor });
   if (!config.secretKey) throw new Error('config.secretKey must be resolved before the services are built');
@@ -89,7 +92,7 @@ export function createServices({
   const conversions = createConversionsService({ db, clock, sites });
   const revenue = createRevenueService({ db, clock, sites });
   // Traffic reports.
-  const stats = createStatsService({ db, clock, sites });
+  const stats = createStatsService({ db, clock, sites, clickhouse: clickhouseReads });
   const { secretKey } = config;
   const visits = createVisitsService({ db, clock, sites, rates, secretKey });
   const events = createEventsService({ db, clock, sites, rates, secretKey });
@@ -108,14 +111,12 @@ export function createServices({
   // Privacy operations.
   const siteExport = createSiteExportService({ db, clock, sites });
   const privacy = createPrivacyService({ db, clock, sites, secretKey, publicUrl: config.publicUrl });
-  const privacyJobs = createPrivacyJobs({ db, clock });
+  const privacyJobs = createPrivacyJobs({ db, clock, clickhouse: clickhouseEngine?.shipper });
   // Sign-in for people.
   const mailer = createMailer(config);
   const invitations = createInvitationsService({ db, clock, config, mailer, accounts });
   const passwordReset = createPasswordResetService({ db, clock, config, mailer, sessions, accounts });
   const oidc = createOidcService({ db, clock, config, sessions, invitations, accounts });
-  // Traffic history in ClickHouse, when configured.
-  const clickhouseEngine = clickhouse ? createClickHouseEngine({ db, clock, clickhouse, log }) : undefined;
   return {
     clickhouseEngine,
     sites,

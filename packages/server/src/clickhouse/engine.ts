@@ -6,8 +6,10 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import type { Clock } from '../lib/clock.js';
+import type { ClickHouseReads } from '../reporting/grain-sources.js';
 import type { ClickHouse } from './connection.js';
 import { applyClickHouseSchema } from './schema.query.js';
+import { enableShipping } from './ship-batches.query.js';
 import { createShipper, type ShipperLog } from './shipper.js';
 
 export function createClickHouseEngine(deps: {
@@ -22,7 +24,7 @@ export function createClickHouseEngine(deps: {
   /** Applies the schema once; a failure is forgotten, so the next call tries again. */
   const ensureSchema = () => {
     schemaApplied ??= applyClickHouseSchema(deps.clickhouse).then(
-      () => undefined,
+      () => enableShipping(deps.db),
       (error) => {
         schemaApplied = undefined;
         throw error;
@@ -31,8 +33,22 @@ export function createClickHouseEngine(deps: {
     return schemaApplied;
   };
 
+  // One warning line a minute at most while reads fail, however many reports ask.
+  let lastReadWarning = Number.NEGATIVE_INFINITY;
+  const reads: ClickHouseReads = {
+    ch: deps.clickhouse,
+    onFailure(error) {
+      const now = deps.clock.now().getTime();
+      if (now - lastReadWarning < 60_000) return;
+      lastReadWarning = now;
+      const line = (error instanceof Error ? error.message : String(error)).split('\n')[0]?.slice(0, 200);
+      deps.log?.warn(`ClickHouse did not answer a report (${line}); PostgreSQL answered it`);
+    },
+  };
+
   return {
     clickhouse: deps.clickhouse,
+    reads,
     shipper,
     ensureSchema,
     /** One shipping round (the background job's tick). */

@@ -17,11 +17,23 @@ export interface ClickhouseShipCursorsTable {
   shipped_at: NullableTimestamp;
   leased_by: string | null;
   leased_until: NullableTimestamp;
+  enabled: ColumnType<boolean, boolean | undefined, boolean>;
+}
+
+export interface ClickhouseDeletionsTable {
+  id: Generated<number>;
+  stream: string;
+  site_id: string;
+  row_key: string;
+  /** Versions older than this go; null (a deleted row): every version. */
+  before_seq: number | null;
+  deleted_xid: Generated<string>;
 }
 
 declare module '../db/types.js' {
   interface DB {
     clickhouse_ship_cursors: ClickhouseShipCursorsTable;
+    clickhouse_deletions: ClickhouseDeletionsTable;
   }
 }
 

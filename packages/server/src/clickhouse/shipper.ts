@@ -11,12 +11,18 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import type { Clock } from '../lib/clock.js';
 import type { ClickHouse } from './connection.js';
+import { applyDeletions, deleteSiteRows } from './deletions.query.js';
 import {
   advanceStream,
   type Batch,
   claimStream,
+  type Deletion,
+  forgetDeletions,
+  forgetSiteDeletions,
+  hasDeletions,
   oldestUnshipped,
   readBatch,
+  readDeletions,
   STREAMS,
   type Stream,
 } from './ship-batches.query.js';
@@ -56,6 +62,33 @@ export function createShipper(deps: {
       format: 'JSONEachRow',
     });
 
+  /**
+   * Applies a stream's queued deletions (up to `maxBatches` of SHIP_BATCH_ROWS), under the
+   * stream's lease, after its copies: a row copied in a batch read before its deletion committed
+   * is deleted after that batch has landed.
+   */
+  async function deleteStream(stream: Stream, maxBatches: number): Promise<number> {
+    let applied = 0;
+    for (let i = 0; i < maxBatches; i++) {
+      const now = clock.now();
+      if (!(await claimStream(db, stream, worker, now, new Date(now.getTime() + LEASE_MS)))) return applied;
+      let deletions: Deletion[] = [];
+      try {
+        deletions = await readDeletions(db, stream, SHIP_BATCH_ROWS);
+        await applyDeletions(clickhouse, stream, deletions);
+        await forgetDeletions(
+          db,
+          deletions.map((deletion) => deletion.id),
+        );
+      } finally {
+        await advanceStream(db, stream, worker, null, 0, clock.now());
+      }
+      applied += deletions.length;
+      if (deletions.length < SHIP_BATCH_ROWS) return applied;
+    }
+    return applied;
+  }
+
   /** Copies one stream until it is caught up or `maxBatches` were sent; answers the rows sent. */
   async function shipStream(stream: Stream, maxBatches: number): Promise<number> {
     let sent = 0;
@@ -86,8 +119,10 @@ export function createShipper(deps: {
       const shipped = {} as Record<Stream, number>;
       try {
         // Visits and links first: an event's report reads its visit's row.
-        for (const stream of ['visits', 'identity_links', 'events', 'crawler_hits'] as const)
+        for (const stream of ['visits', 'identity_links', 'events', 'crawler_hits'] as const) {
           shipped[stream] = await shipStream(stream, maxBatches);
+          await deleteStream(stream, maxBatches);
+        }
       } catch (error) {
         failures += 1;
         retryAt = clock.now().getTime() + Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (failures - 1));
@@ -105,7 +140,10 @@ export function createShipper(deps: {
 
     /** Copies everything committed so far (tests, and the CLI before a benchmark). */
     async shipAll(): Promise<void> {
-      for (const stream of STREAMS) while ((await shipStream(stream, 1000)) > 0);
+      for (const stream of STREAMS) {
+        while ((await shipStream(stream, 1000)) > 0);
+        while ((await deleteStream(stream, 1000)) > 0);
+      }
     },
 
     /** Seconds since the oldest row not yet copied was written, per stream (0: caught up). */
@@ -118,6 +156,37 @@ export function createShipper(deps: {
           return [stream, at ? Math.max(0, Math.round((now - at.getTime()) / 1000)) : 0];
         }),
       ) as Record<Stream, number>;
+    },
+
+    /**
+     * Applies the queued deletions now; answers whether none of the site's is left (another
+     * worker may hold a stream, or a deletion may not have committed yet: ask again later).
+     * Throws when ClickHouse fails, so what depends on it (an erasure) does not complete.
+     */
+    async settleDeletions(siteId: string): Promise<boolean> {
+      for (const stream of STREAMS) while ((await deleteStream(stream, 1000)) > 0);
+      return !(await hasDeletions(db, siteId));
+    },
+
+    /**
+     * Deletes every row of an erased site from ClickHouse, holding every stream's lease so no
+     * copy of its rows lands afterwards (PostgreSQL no longer has any by then). Answers false
+     * when another worker holds a stream: ask again later.
+     */
+    async eraseSite(siteId: string): Promise<boolean> {
+      const now = clock.now();
+      const held: Stream[] = [];
+      try {
+        for (const stream of STREAMS) {
+          if (!(await claimStream(db, stream, worker, now, new Date(now.getTime() + LEASE_MS)))) return false;
+          held.push(stream);
+        }
+        await deleteSiteRows(clickhouse, siteId);
+        await forgetSiteDeletions(db, siteId);
+        return true;
+      } finally {
+        for (const stream of held) await advanceStream(db, stream, worker, null, 0, clock.now());
+      }
     },
 
     /** Whether the last round failed and the shipper is waiting to try again. */

@@ -28,7 +28,7 @@ async function goalExtras(db: Kysely<DB>, site: Site, window: DayWindow, include
   if (include.has('value')) metrics.push('goal_value');
   const dimensions: Dimension[] = ['event:goal'];
   const answer = await answerStatsQuery(
-    db,
+    { db },
     {
       ...{ siteId: site.id, siteCurrency: site.currency, model: site.attribution_model },
       ...{ from: window.from, to: window.to, timezone: 'UTC', dimensions, metrics, filters: [] },

@@ -48,7 +48,20 @@ async function hasLeftovers(db: Kysely<DB>, ref: RequestRef): Promise<boolean> {
 
 type Outcome = 'completed' | 'paused' | 'lost';
 
-export function createPrivacyJobs({ db, clock }: { db: Kysely<DB>; clock: Clock }) {
+/** ClickHouse's copy of the traffic, when it is on: an erasure completes once it has applied it. */
+export interface ErasureInClickHouse {
+  settleDeletions(siteId: string): Promise<boolean>;
+}
+
+export function createPrivacyJobs({
+  db,
+  clock,
+  clickhouse,
+}: {
+  db: Kysely<DB>;
+  clock: Clock;
+  clickhouse?: ErasureInClickHouse;
+}) {
   const leaseUntil = () => new Date(clock.now().getTime() + PRIVACY_LEASE_MS);
 
   async function complete(id: string, workerId: string, type: 'access' | 'erasure') {
@@ -89,7 +102,11 @@ export function createPrivacyJobs({ db, clock }: { db: Kysely<DB>; clock: Clock 
         if (!(await store.renewLease(db, ref.requestId, workerId, leaseUntil(), { step: next })))
           return 'lost';
       }
-      if (!(await hasLeftovers(db, ref))) return 'completed';
+      if (!(await hasLeftovers(db, ref))) {
+        // ClickHouse must have deleted the person too; if it fails, the request retries later.
+        if (clickhouse && !(await clickhouse.settleDeletions(ref.siteId))) return 'paused';
+        return 'completed';
+      }
       // Written for the person after its step's turn (a late ingest batch): go round again.
       index = ERASURE_STEPS.findIndex((candidate) => candidate.name === 'outbox_events');
     }

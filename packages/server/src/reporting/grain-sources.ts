@@ -3,25 +3,32 @@
  * of row a metric is counted over; each has its sources in order of preference, and the first
  * that can answer the query does:
  *
- * | grain        | rollups (rollups/)                                            | raw            |
- * |--------------|---------------------------------------------------------------|----------------|
- * | visits       | UTC, days or longer, at most one visit dimension (filters too) | visit-grain    |
- * | pageviews    | UTC, days or longer, by page, filtered by page only           | pageview-grain |
- * | conversions  | UTC, days or longer, by goal, no `converters` count           | conversion-grain |
- * | goal values  | as conversions                                                | conversion-grain |
- * | revenue      | —                                                             | revenue-grain  |
+ * | grain        | ClickHouse (clickhouse/)  | rollups (rollups/)                              | raw            |
+ * |--------------|---------------------------|-------------------------------------------------|----------------|
+ * | visits       | all but exit-page groups, property filters, page-filtered pageviews | UTC, days or longer, at most one visit dimension (filters too) | visit-grain |
+ * | pageviews    | all but exit-page and property pieces | UTC, days or longer, by page, filtered by page only | pageview-grain |
+ * | conversions  | —                         | UTC, days or longer, by goal, no `converters` count | conversion-grain |
+ * | goal values  | — (money)                 | as conversions                                  | conversion-grain |
+ * | revenue      | — (money)                 | —                                               | revenue-grain  |
  *
- * A rollup source answers null when the query's shape is not one it holds, or no day of the range
- * is built yet; the raw source always answers. Another engine is one more source per grain here.
+ * The ClickHouse source runs only with CLICKHOUSE_URL, and answers null (PostgreSQL then
+ * answers) for a piece it does not hold, when a site has too many rows not yet copied, or when
+ * ClickHouse fails. A rollup source answers null when the query's shape is not one it holds, or
+ * no day of the range is built yet; the raw source always answers.
  */
 import type { Kysely } from 'kysely';
+import type { ClickHouse } from '../clickhouse/connection.js';
 import type { DB } from '../db/types.js';
+import { chPageviewGroups, chVisitGroups } from './clickhouse/ch-grains.query.js';
+import type { ChScope } from './clickhouse/ch-tables.js';
+import { readTrafficTail } from './clickhouse/traffic-tail.query.js';
 import {
   type ConversionCount,
   type ConversionQuery,
   conversionCounts,
   goalValues,
 } from './conversion-grain.sql.js';
+import { type Instants, rangeInstants } from './grain.sql.js';
 import { countGroups, type Grouped, type GroupedPage, type GroupedRow, readGroups } from './grouped.query.js';
 import { type PageviewMetric, pageviewGrain } from './pageview-grain.sql.js';
 import { revenueAmounts } from './revenue-grain.sql.js';
@@ -32,6 +39,23 @@ import {
 import { readPageGroupsFromRollups, readVisitGroupsFromRollups } from './rollups/rollup-reader.query.js';
 import type { VisitMetric } from './stats-vocabulary.js';
 import { visitGrain } from './visit-grain.sql.js';
+
+/** ClickHouse for the traffic grains, with what to do when it fails (PostgreSQL answers then). */
+export interface ClickHouseReads {
+  ch: ClickHouse;
+  onFailure(error: unknown): void;
+}
+
+/** The databases a report may read. */
+export interface Readers {
+  db: Kysely<DB>;
+  clickhouse?: ClickHouseReads;
+}
+
+/** Readers with a note of which engines answered one query's grains. */
+export interface GrainReaders extends Readers {
+  answeredBy: Set<'postgres' | 'clickhouse'>;
+}
 
 /** How a grain's groups are asked for: whole, or ordered and paged where the source can. */
 export interface GrainRead {
@@ -54,7 +78,7 @@ export interface GrainAnswer {
 }
 
 type Source<M> = (
-  db: Kysely<DB>,
+  readers: GrainReaders,
   q: ConversionQuery,
   metrics: M[],
   read: GrainRead,
@@ -63,7 +87,7 @@ type Source<M> = (
 /** The raw source of a grain: its SQL, paged and counted by the database when asked. */
 const raw =
   <M>(grouped: (q: ConversionQuery, metrics: M[]) => Grouped): Source<M> =>
-  async (db, q, metrics, read) => {
+  async ({ db }, q, metrics, read) => {
     const g = grouped(q, metrics);
     const [rows, groupCount] = await Promise.all([
       readGroups(db, g, read.page),
@@ -84,7 +108,7 @@ const rollups =
       { rows: GroupedRow[]; groupCount?: number; peopleEstimated?: boolean } | GroupedRow[] | null
     >,
   ): Source<M> =>
-  async (db, q, metrics, read) => {
+  async ({ db }, q, metrics, read) => {
     const found = await reader(db, q, metrics, read);
     if (found === null) return null;
     if (Array.isArray(found)) return { rows: found, paged: false, peopleEstimated: false };
@@ -94,6 +118,41 @@ const rollups =
       paged: false,
       peopleEstimated: found.peopleEstimated ?? false,
     };
+  };
+
+/** A ClickHouse source: the groups of copied and not-yet-copied traffic together (clickhouse/). */
+const clickhouse =
+  <M>(
+    groups: (
+      ch: ClickHouse,
+      scope: ChScope,
+      q: ConversionQuery,
+      range: Instants,
+      metrics: M[],
+    ) => Promise<GroupedRow[] | null>,
+  ): Source<M> =>
+  async (readers, q, metrics) => {
+    const reads = readers.clickhouse;
+    if (!reads) return null;
+    const tail = await readTrafficTail(readers.db, q.siteId);
+    if (!tail) return null;
+    const range = await rangeInstants(readers.db, q);
+    let rows: GroupedRow[] | null;
+    try {
+      rows = await groups(
+        reads.ch,
+        { database: reads.ch.database, siteId: q.siteId, tail },
+        q,
+        range,
+        metrics,
+      );
+    } catch (error) {
+      reads.onFailure(error);
+      return null;
+    }
+    if (!rows) return null;
+    readers.answeredBy.add('clickhouse');
+    return { rows, groupCount: rows.length, paged: false, peopleEstimated: false };
   };
 
 /** Each grain and what its metrics are named (goal values and revenue take no list). */
@@ -115,10 +174,12 @@ const revenueOf = (q: ConversionQuery) => {
 /** Each grain's sources, in order of preference; the last always answers. */
 const SOURCES: { [G in Grain]: Source<Grains[G]>[] } = {
   visits: [
+    clickhouse(chVisitGroups),
     rollups((db, q, metrics, { top }) => readVisitGroupsFromRollups(db, q, metrics, { top })),
     raw(visitGrain),
   ],
   pageviews: [
+    clickhouse(chPageviewGroups),
     rollups((db, q, metrics, { top }) => readPageGroupsFromRollups(db, q, metrics, { top })),
     raw(pageviewGrain),
   ],
@@ -132,14 +193,14 @@ const SOURCES: { [G in Grain]: Source<Grains[G]>[] } = {
 
 /** A grain's groups for a query, from the first of its sources that can answer. */
 export async function readGrain<G extends Grain>(
-  db: Kysely<DB>,
+  readers: GrainReaders,
   grain: G,
   q: ConversionQuery,
   metrics: Grains[G][],
   read: GrainRead = {},
 ): Promise<GrainAnswer> {
   for (const source of SOURCES[grain]) {
-    const answer = await source(db, q, metrics, read);
+    const answer = await source(readers, q, metrics, read);
     if (answer) return answer;
   }
   throw new Error(`no source answered the ${grain} grain`);

@@ -7,12 +7,11 @@
  * rollups where they can answer, which may estimate people, else the raw rows); another engine
  * plugs in there, without the planner, the service or the routes changing.
  */
-import type { Kysely } from 'kysely';
-import type { AttributionModel, DB } from '../db/types.js';
+import type { AttributionModel } from '../db/types.js';
 import type { ConversionCount } from './conversion-grain.sql.js';
 import type { Filter } from './filters.js';
 import type { GrainQuery } from './grain.sql.js';
-import { type Grain, type GrainRead, readGrain } from './grain-sources.js';
+import { type Grain, type GrainRead, type GrainReaders, type Readers, readGrain } from './grain-sources.js';
 import type { GroupedRow } from './grouped.query.js';
 import { isSingleGrain, type StatsPlan } from './metric-rules.js';
 import { inSiteCurrency, type Unconverted } from './money.query.js';
@@ -51,15 +50,18 @@ export interface StatsAnswer {
   unconverted: Unconverted[];
   /** Metrics answered with an estimate (people counted from sketches), for `meta.approximate`. */
   approximate: Metric[];
+  /** `clickhouse` when ClickHouse answered any traffic grain, for `meta.engine`. */
+  engine: 'postgres' | 'clickhouse';
 }
 
 export async function answerStatsQuery(
-  db: Kysely<DB>,
+  readers: Readers,
   query: StatsQuery,
   plan: StatsPlan,
   options: { withTotalRows: boolean; comparison?: { from: string; to: string } },
 ): Promise<StatsAnswer> {
   const { comparison } = options;
+  const db: GrainReaders = { ...readers, answeredBy: new Set() };
   const estimated = new Set<Metric>();
   const [main, earlier] = await Promise.all([
     isSingleGrain(plan)
@@ -73,12 +75,13 @@ export async function answerStatsQuery(
     ...(earlier === undefined ? {} : { earlierRows: earlier.rows }),
     unconverted: main.unconverted,
     approximate: query.metrics.filter((name) => estimated.has(name)),
+    engine: db.answeredBy.has('clickhouse') ? 'clickhouse' : 'postgres',
   };
 }
 
 /** One grain's groups, noting in `estimated` when people were counted with a sketch. */
 async function grainRows<G extends Grain>(
-  db: Kysely<DB>,
+  db: GrainReaders,
   grain: G,
   q: StatsQuery | GrainQuery,
   metrics: Parameters<typeof readGrain<G>>[3],
@@ -94,7 +97,7 @@ const pageOf = <T>(rows: T[], q: StatsQuery) =>
   q.limit === null ? rows.slice(q.offset) : rows.slice(q.offset, q.offset + q.limit);
 
 async function pagedInDatabase(
-  db: Kysely<DB>,
+  db: GrainReaders,
   q: StatsQuery,
   plan: StatsPlan,
   withTotalRows: boolean,
@@ -129,7 +132,7 @@ async function pagedInDatabase(
 type Values = Partial<Record<Metric | 'converters', number>>;
 
 /** Every grain's groups side by side, keyed by their dimension values. */
-async function merged(db: Kysely<DB>, q: StatsQuery, plan: StatsPlan, estimated: Set<Metric>) {
+async function merged(db: GrainReaders, q: StatsQuery, plan: StatsPlan, estimated: Set<Metric>) {
   const groups = new Map<string, { dimensions: (string | null)[]; values: Values }>();
   const add = (dimensions: (string | null)[], values: Values) => {
     // A group whose every figure asked is 0 (a payment's group, read for the rate alone) has no data.
@@ -153,7 +156,7 @@ async function merged(db: Kysely<DB>, q: StatsQuery, plan: StatsPlan, estimated:
   const readMoney = (amounts: Promise<GroupedRow[]>, names: Metric[]) =>
     reads.push(
       amounts
-        .then((rows) => inSiteCurrency(db, rows, q.siteCurrency))
+        .then((rows) => inSiteCurrency(db.db, rows, q.siteCurrency))
         .then((rows) => {
           for (const row of rows) {
             const values: Values = {};
@@ -231,7 +234,7 @@ const visitDimensionValues = (q: StatsQuery, values: (string | null)[]) =>
   values.filter((_, i) => !isEventDimension(q.dimensions[i] as string));
 
 /** Visitors per group of the time and visit dimensions: the base of the conversion rate. */
-async function rateDenominators(db: Kysely<DB>, q: StatsQuery, estimated: Set<Metric>) {
+async function rateDenominators(db: GrainReaders, q: StatsQuery, estimated: Set<Metric>) {
   const grain: GrainQuery = { ...q, dimensions: q.dimensions.filter((name) => !isEventDimension(name)) };
   const base = new Set<Metric>();
   const { rows } = await grainRows(db, 'visits', grain, ['visitors'], base);

@@ -93,7 +93,20 @@ const SITE_ROW_STEP = 'sites';
 
 type ClaimedJob = Pick<Selectable<SiteErasuresTable>, 'site_id' | 'step'>;
 
-export function createSiteErasure({ db, clock }: { db: Kysely<DB>; clock: Clock }) {
+/** ClickHouse's copy of the traffic, when it is on: a site is erased there before its row goes. */
+export interface SiteErasureInClickHouse {
+  eraseSite(siteId: string): Promise<boolean>;
+}
+
+export function createSiteErasure({
+  db,
+  clock,
+  clickhouse,
+}: {
+  db: Kysely<DB>;
+  clock: Clock;
+  clickhouse?: SiteErasureInClickHouse;
+}) {
   const leaseUntil = () => new Date(clock.now().getTime() + ERASURE_LEASE_MS);
 
   /** Where a claimed job continues: the table it recorded, or the start when it has none (or it left the list). */
@@ -146,6 +159,8 @@ export function createSiteErasure({ db, clock }: { db: Kysely<DB>; clock: Clock 
     }
     if (budget.batches <= 0) return 'paused' satisfies Outcome;
     budget.batches -= 1;
+    // The erasure completes only once ClickHouse has deleted the site too; a failure retries.
+    if (clickhouse && !(await clickhouse.eraseSite(siteId))) return 'paused' satisfies Outcome;
     await store.deleteErasedSite(db, siteId);
     await store.finishErasure(db, siteId, workerId, clock.now());
     return 'erased' satisfies Outcome;

@@ -16,7 +16,7 @@ import { isSupportedCurrency } from '../rates/currencies.js';
 import { cookieApexProblem, suggestCookieApex } from './domains.js';
 import { requireSite } from './site-access.js';
 import { createSiteDeletion } from './site-deletion.js';
-import { createSiteErasure } from './site-erasure.js';
+import { createSiteErasure, type SiteErasureInClickHouse } from './site-erasure.js';
 import { findIntakeSite, readIntakeStates } from './site-intake.js';
 import { recentRefusals } from './site-refusals.js';
 import {
@@ -50,6 +50,8 @@ export interface SitesDeps {
   clock: Clock;
   accounts: Pick<AccountsService, 'getAccount'>;
   keys: Pick<KeysService, 'mint'>;
+  /** ClickHouse's copy of the traffic, when on: site erasure deletes there too. */
+  clickhouse?: SiteErasureInClickHouse;
 }
 
 /** The scopes of the key a new site comes with (§4.2): read its stats, send it events. */
@@ -226,7 +228,7 @@ export function createSitesService(deps: SitesDeps) {
     },
 
     ...createSiteDeletion({ db, clock, accounts }),
-    ...createSiteErasure({ db, clock }),
+    ...createSiteErasure({ db, clock, clickhouse: deps.clickhouse }),
   };
 }
 

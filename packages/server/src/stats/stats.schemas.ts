@@ -182,6 +182,13 @@ export const statsAnswerSchema = z
         .optional()
         .describe('With `include.total_rows`: rows before limit and offset'),
       currency: z.string().describe('The site currency: money metrics are in its minor units'),
+      engine: z
+        .enum(['postgres', 'clickhouse'])
+        .describe(
+          'Which engine counted the traffic: `clickhouse` when the server has CLICKHOUSE_URL and ClickHouse ' +
+            'answered (with the rows not yet copied read from PostgreSQL), else `postgres`. Money always comes ' +
+            'from PostgreSQL',
+        ),
       approximate: z
         .array(z.string())
         .describe(

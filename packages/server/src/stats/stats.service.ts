@@ -12,6 +12,7 @@ import { compareRows, comparisonRange } from '../reporting/comparison.js';
 import { checkCustomRange, dayIn, resolveDateRange, resolveTimezone } from '../reporting/date-range.js';
 import { filterLeaves, parseFilters } from '../reporting/filters.js';
 import { firstVisitDay } from '../reporting/first-visit-day.query.js';
+import type { ClickHouseReads } from '../reporting/grain-sources.js';
 import { planMetrics } from '../reporting/metric-rules.js';
 import { answerStatsQuery } from '../reporting/planner.js';
 import { quoted } from '../reporting/quoted.js';
@@ -31,10 +32,13 @@ export function createStatsService({
   db,
   clock,
   sites,
+  clickhouse,
 }: {
   db: Kysely<DB>;
   clock: Clock;
   sites: Pick<SitesService, 'resolveSite'>;
+  /** With CLICKHOUSE_URL: traffic grains are read there (reporting/grain-sources.ts). */
+  clickhouse?: ClickHouseReads;
 }) {
   return {
     async query(principal: Principal, body: StatsQueryBody) {
@@ -60,7 +64,7 @@ export function createStatsService({
       const earlier = comparisonKind === null ? undefined : comparisonRange(comparisonKind, { from, to });
       const model = body.attribution_model ?? site.attribution_model;
       const answer = await answerStatsQuery(
-        db,
+        { db, clickhouse },
         {
           ...{ siteId: site.id, siteCurrency: site.currency, model, from, to, timezone },
           ...{ dimensions, metrics, filters, orderBy, limit, offset },
@@ -78,6 +82,7 @@ export function createStatsService({
           ...(earlier ? { comparison_range: [earlier.from, earlier.to] as [string, string] } : {}),
           ...(answer.totalRows === undefined ? {} : { total_rows: answer.totalRows }),
           currency: site.currency,
+          engine: answer.engine,
           approximate: answer.approximate,
           ...(money ? { unconverted: answer.unconverted } : {}),
         },

@@ -80,7 +80,10 @@ export interface WebhookTestContext {
  * PKI, boots the app with its owner and site before the file's tests, and after them closes the
  * receivers, the app and removes the PKI.
  */
-export function useWebhookTestApp(env: Record<string, string> = {}): WebhookTestContext {
+export function useWebhookTestApp(
+  env: Record<string, string> = {},
+  options: { clickhouse?: boolean } = {},
+): WebhookTestContext {
   // The app's config names the CA file before the PKI is made in it.
   const pkiFolder = path.join(tmpdir(), `touchtrail-pki-${randomUUID()}`);
   let pki: TestPki | undefined;
@@ -91,7 +94,7 @@ export function useWebhookTestApp(env: Record<string, string> = {}): WebhookTest
     pki = createTestPki(pkiFolder);
   });
   afterAll(() => pki?.remove());
-  const t = useTestApp(webhookEnv(pkiCaFile(pkiFolder), env));
+  const t = useTestApp(webhookEnv(pkiCaFile(pkiFolder), env), options);
   beforeAll(async () => {
     const created = await addSite(t, asKey(t.owner.apiKey), 'shop.example');
     site = {

@@ -1,0 +1,180 @@
+/**
+ * The visit and pageview grains in ClickHouse: the same groups and figures as visit-grain.sql.ts
+ * and pageview-grain.sql.ts compute in PostgreSQL, over the traffic ch-tables.ts describes. The
+ * database returns plain counts and sums per group; the ratios (views per visit, duration,
+ * bounce rate) are rounded here from those integers exactly as PostgreSQL's numeric rounds them,
+ * half away from zero, so both engines write the same figure.
+ */
+import type { ClickHouse } from '../../clickhouse/connection.js';
+import { READ_SETTINGS } from '../../clickhouse/connection.js';
+import { clickHouseTime } from '../../clickhouse/schema.query.js';
+import type { GrainQuery, Instants } from '../grain.sql.js';
+import type { GroupedRow } from '../grouped.query.js';
+import type { PageviewMetric } from '../pageview-grain.sql.js';
+import {
+  BOUNCE_ENGAGED_SECONDS,
+  isEventDimension,
+  isTimeDimension,
+  isVisitDimension,
+  type VisitMetric,
+} from '../stats-vocabulary.js';
+import { chFilter, timeBucket, VISIT_COLUMNS_ON_EVENTS, VISIT_COLUMNS_ON_VISITS } from './ch-columns.js';
+import { type ChFragment, chJoin, chRaw, chSql, compileCh, typed } from './ch-sql.js';
+import { type ChScope, personLinks, personOf, siteRows } from './ch-tables.js';
+
+const time = (at: Date) => typed(clickHouseTime(at), "DateTime64(3, 'UTC')");
+
+/** `round(a / b, places)` of non-negative integers, half away from zero, as numeric rounds. */
+export function roundedRatio(a: number, b: number, places: number): number {
+  if (b === 0) return 0;
+  const scale = 10n ** BigInt(places);
+  const [x, y] = [BigInt(a) * scale, BigInt(b)];
+  return Number((2n * x + y) / (2n * y)) / Number(scale);
+}
+
+interface ChGroups {
+  select: ChFragment;
+  groups: number;
+}
+
+async function run(ch: ClickHouse, fragment: ChFragment): Promise<Record<string, string | number | null>[]> {
+  const { query, params } = compileCh(chSql`${fragment} ${chRaw(READ_SETTINGS)}`);
+  const result = await ch.client.query({ query, query_params: params, format: 'JSONEachRow' });
+  return result.json();
+}
+
+const groupBy = (count: number) =>
+  count === 0 ? chRaw('') : chRaw(`GROUP BY ${[...Array(count).keys()].map((i) => `d${i}`).join(', ')}`);
+
+const aliased = (dimensions: ChFragment[]) => dimensions.map((d, i) => chSql`${d} AS ${chRaw(`d${i}`)}`);
+
+/** The visit grain's groups, or null when the query uses a piece the mirror does not hold. */
+export async function chVisitGroups(
+  ch: ClickHouse,
+  scope: ChScope,
+  q: GrainQuery,
+  range: Instants,
+  metrics: VisitMetric[],
+): Promise<GroupedRow[] | null> {
+  const dimensions: ChFragment[] = [];
+  for (const name of q.dimensions) {
+    if (isTimeDimension(name)) dimensions.push(timeBucket(name, q.timezone, 'v.started_at'));
+    else if (isVisitDimension(name) && VISIT_COLUMNS_ON_VISITS[name])
+      dimensions.push(chRaw(VISIT_COLUMNS_ON_VISITS[name] as string));
+    else return null;
+  }
+  const pageFiltered = q.filters.some(function uses(f): boolean {
+    if ('filters' in f) return f.filters.some(uses);
+    if ('filter' in f) return uses(f.filter);
+    return f.dimension === 'event:page';
+  });
+  // With a page filter, `pageviews` counts the matching pageviews only: PostgreSQL reads that.
+  if (pageFiltered && metrics.includes('pageviews')) return null;
+  const events = siteRows(scope, 'events');
+  const filter = chFilter({ op: 'and', filters: q.filters }, 'visits', events);
+  if (!filter) return null;
+  const inRange = chSql`started_at >= ${time(range.start)} AND started_at < ${time(range.end)}`;
+  const withBounces = metrics.includes('bounce_rate');
+  const countsPeople = metrics.includes('visitors');
+  const bounced = withBounces
+    ? chSql`countIf(v.pageviews = 1 AND v.engaged_seconds < ${BOUNCE_ENGAGED_SECONDS} AND NOT coalesce(v.id IN (
+        SELECT ce.visit_id FROM ${siteRows(scope, 'events', chSql`occurred_at >= ${time(range.start)}`)} AS ce
+        WHERE ce.type = 'event' AND ce.origin = 'browser' AND ce.visit_id IS NOT NULL), 0))`
+    : chRaw('0');
+  const select = chSql`
+    SELECT ${chJoin([
+      ...aliased(dimensions),
+      chRaw('count() AS n'),
+      chRaw('sum(v.pageviews) AS pv'),
+      chRaw('sum(v.engaged_seconds) AS eng'),
+      chSql`${bounced} AS b`,
+      countsPeople ? chSql`uniqExact(${personOf('v.visitor_id')}) AS people` : chRaw('0 AS people'),
+    ])}
+    FROM ${siteRows(scope, 'visits', inRange)} AS v
+    ${countsPeople ? chSql`LEFT JOIN ${personLinks(scope)} AS pl ON pl.visitor_id = v.visitor_id` : chRaw('')}
+    WHERE ${inRange} AND ${filter}
+    ${groupBy(dimensions.length)}`;
+  const rows = await run(ch, select);
+  const figures = (row: Record<string, string | number | null>) => {
+    const [n, pv, eng, b, people] = ['n', 'pv', 'eng', 'b', 'people'].map((key) => Number(row[key] ?? 0)) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
+    const of: Record<VisitMetric, number> = {
+      visits: n,
+      pageviews: pv,
+      visitors: people,
+      views_per_visit: roundedRatio(pv, n, 2),
+      visit_duration: roundedRatio(eng, n, 0),
+      bounce_rate: roundedRatio(100 * b, n, 1),
+    };
+    return metrics.map((name) => of[name]);
+  };
+  return toGroups(rows, dimensions.length, figures, q.dimensions.length === 0);
+}
+
+/** The pageview grain's groups, or null when the query uses a piece the mirror does not hold. */
+export async function chPageviewGroups(
+  ch: ClickHouse,
+  scope: ChScope,
+  q: GrainQuery,
+  range: Instants,
+  metrics: PageviewMetric[],
+): Promise<GroupedRow[] | null> {
+  const dimensions: ChFragment[] = [];
+  for (const name of q.dimensions) {
+    if (isTimeDimension(name)) dimensions.push(timeBucket(name, q.timezone, 'e.occurred_at'));
+    else if (isVisitDimension(name) && VISIT_COLUMNS_ON_EVENTS[name])
+      dimensions.push(chRaw(VISIT_COLUMNS_ON_EVENTS[name] as string));
+    else if (name === 'event:page') dimensions.push(chRaw('e.path'));
+    else if (isEventDimension(name)) return null;
+    else return null;
+  }
+  const events = siteRows(scope, 'events');
+  const filter = chFilter({ op: 'and', filters: q.filters }, 'pageviews', events);
+  if (!filter) return null;
+  const inRange = chSql`type = 'pageview' AND occurred_at >= ${time(range.start)} AND occurred_at < ${time(range.end)}`;
+  const countsPeople = metrics.includes('visitors');
+  const select = chSql`
+    SELECT ${chJoin([
+      ...aliased(dimensions),
+      countsPeople ? chSql`uniqExact(${personOf('e.visitor_id')}) AS people` : chRaw('0 AS people'),
+      chRaw('uniqExact(e.visit_id) AS visits'),
+      chRaw('count() AS pageviews'),
+    ])}
+    FROM ${siteRows(scope, 'events', inRange)} AS e
+    ${countsPeople ? chSql`LEFT JOIN ${personLinks(scope)} AS pl ON pl.visitor_id = ifNull(e.visitor_id, '')` : chRaw('')}
+    WHERE ${inRange} AND ${filter}
+    ${groupBy(dimensions.length)}`;
+  const rows = await run(ch, select);
+  const figures = (row: Record<string, string | number | null>) => {
+    const of: Record<PageviewMetric, number> = {
+      visitors: Number(row.people ?? 0),
+      visits: Number(row.visits ?? 0),
+      pageviews: Number(row.pageviews ?? 0),
+    };
+    return metrics.map((name) => of[name]);
+  };
+  return toGroups(rows, dimensions.length, figures, q.dimensions.length === 0);
+}
+
+function toGroups(
+  rows: Record<string, string | number | null>[],
+  dimensionCount: number,
+  figures: (row: Record<string, string | number | null>) => number[],
+  aggregate: boolean,
+): GroupedRow[] {
+  return rows.map((row) => ({
+    dimensions: [...Array(dimensionCount).keys()].map((i) => {
+      const value = row[`d${i}`];
+      return value === null || value === undefined ? null : String(value);
+    }),
+    metrics: figures(row),
+    extras: [],
+  }));
+}
+
+export type { ChGroups };
