@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../lib/clock.js';
 import { type SeededPerson, seedPerson } from '../privacy/privacy.fixtures.js';
 import { bearer, useTestApp } from '../test/app.js';
-import { chdbInstalled } from '../test/clickhouse.js';
+import { chdbInstalled, copyEverything } from '../test/clickhouse.js';
 import { insertSite } from '../test/factories.js';
 import type { ClickHouse } from './connection.js';
 import { STREAMS } from './ship-batches.query.js';
@@ -18,7 +18,11 @@ describe.runIf(chdbInstalled)('erasure in ClickHouse', () => {
   let ada: SeededPerson;
   let bob: SeededPerson;
   const ch = () => t.clickhouse as ClickHouse;
-  const shipAll = () => t.app.services.clickhouseEngine?.shipper.shipAll();
+  const shipAll = () => {
+    const engine = t.app.services.clickhouseEngine;
+    if (!engine) throw new Error('the app runs without ClickHouse');
+    return copyEverything(t.database.db, engine.shipper);
+  };
 
   /** Every stored copy (no FINAL: old versions count) of the visitors' rows in ClickHouse. */
   const copiesOf = async (visitors: string[]) => {

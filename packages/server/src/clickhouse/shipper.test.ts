@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { collect, newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
 import { useTestApp } from '../test/app.js';
-import { chdbInstalled } from '../test/clickhouse.js';
+import { chdbInstalled, copyEverything } from '../test/clickhouse.js';
 import { insertSite } from '../test/factories.js';
 import type { ClickHouse } from './connection.js';
 import { createShipper } from './shipper.js';
@@ -32,6 +32,15 @@ describe.runIf(chdbInstalled)('the ClickHouse shipper', () => {
     });
     return Number(((await result.json()) as { n: string }[])[0]?.n);
   };
+  /** Events after the cursor whose transactions have all finished. */
+  const rowsShippable = async () =>
+    Number(
+      (
+        await sql<{ n: number }>`select count(*)::float8 as n from events e, clickhouse_ship_cursors c
+          where c.stream = 'events' and (e.ship_xid, e.ship_seq) > (c.ship_xid, c.ship_seq)
+            and e.ship_xid < pg_snapshot_xmin(pg_current_snapshot())`.execute(t.database.db)
+      ).rows[0]?.n,
+    );
   const finalEvents = () => count('SELECT count() AS n FROM {db}.events FINAL WHERE site_id = {site:UUID}');
   const storedEvents = () => count('SELECT count() AS n FROM {db}.events WHERE site_id = {site:UUID}');
   const pgEvents = async () =>
@@ -45,6 +54,7 @@ describe.runIf(chdbInstalled)('the ClickHouse shipper', () => {
       ).n,
     );
 
+  const copyAll = () => copyEverything(t.database.db, engine().shipper);
   const view = async (vid: string, path: string, ref = '') => {
     const response = await collect(t, pageview(site.snippet_key, vid, `https://${site.domain}${path}`, ref));
     expect(response.statusCode, response.body).toBe(202);
@@ -58,7 +68,7 @@ describe.runIf(chdbInstalled)('the ClickHouse shipper', () => {
     const vid = newVisitorId();
     await view(vid, '/a', 'https://chatgpt.com/');
     await view(vid, '/b');
-    await engine().shipper.shipAll();
+    await copyAll();
     expect(await finalEvents()).toBe(await pgEvents());
     const rows = await ch().client.query({
       query: `SELECT path, source_kind, session_ai_source FROM ${ch().database}.events FINAL
@@ -88,7 +98,7 @@ describe.runIf(chdbInstalled)('the ClickHouse shipper', () => {
   it('drops a batch sent again after the cursor was lost (a crash between the copy and the cursor)', async () => {
     await view(newVisitorId(), '/c');
     const before = await t.database.db.selectFrom('clickhouse_ship_cursors').selectAll().execute();
-    await engine().shipper.shipAll();
+    await copyAll();
     const stored = await storedEvents();
     // The cursors go back to where they were before that copy, as if its commit never happened.
     for (const cursor of before)
@@ -97,7 +107,7 @@ describe.runIf(chdbInstalled)('the ClickHouse shipper', () => {
         .set({ ship_xid: cursor.ship_xid, ship_seq: cursor.ship_seq })
         .where('stream', '=', cursor.stream)
         .execute();
-    await engine().shipper.shipAll();
+    await copyAll();
     expect(await storedEvents()).toBe(stored);
     expect(await finalEvents()).toBe(await pgEvents());
   });
@@ -117,6 +127,8 @@ describe.runIf(chdbInstalled)('the ClickHouse shipper', () => {
     });
     await view(newVisitorId(), '/d');
     await view(newVisitorId(), '/e');
+    // Rows of transactions still running anywhere on the server wait; these must be ready.
+    await expect.poll(() => rowsShippable(), { timeout: 30_000 }).toBeGreaterThan(0);
     await expect(down.shipOnce()).rejects.toThrow();
     // Backing off: the next round waits instead of trying at once.
     expect(await down.shipOnce()).toBeNull();
@@ -124,22 +136,23 @@ describe.runIf(chdbInstalled)('the ClickHouse shipper', () => {
     expect(warnings[0]).toMatch(/^ClickHouse shipping failed .*copied once ClickHouse answers$/);
     expect((await engine().shipper.lagSeconds()).events).toBeGreaterThanOrEqual(0);
     await away.close();
-    await engine().shipper.shipAll();
+    await copyAll();
     expect(await finalEvents()).toBe(await pgEvents());
   });
 
   it('copies each row once with two workers at the same time', async () => {
+    await copyAll();
+    const stored = await storedEvents();
     for (let i = 0; i < 30; i++) await view(newVisitorId(), `/w${i}`);
     const other = createShipper({ db: t.database.db, clock: t.clock, clickhouse: ch() });
-    const stored = await storedEvents();
     await Promise.all([engine().shipper.shipAll(), other.shipAll(), engine().shipper.shipAll()]);
-    await other.shipAll();
+    await copyEverything(t.database.db, other);
     expect(await storedEvents()).toBe(stored + 30);
     expect(await finalEvents()).toBe(await pgEvents());
   });
 
   it.runIf(process.env.DATABASE_URL)('never passes a transaction still running', async () => {
-    await engine().shipper.shipAll();
+    await copyAll();
     const shipped = await finalEvents();
     await t.database.db.transaction().execute(async (trx) => {
       // A write that has begun but not committed …
@@ -150,7 +163,7 @@ describe.runIf(chdbInstalled)('the ClickHouse shipper', () => {
       await engine().shipper.shipAll();
       expect(await finalEvents()).toBe(shipped);
     });
-    await engine().shipper.shipAll();
+    await copyAll();
     expect(await finalEvents()).toBe(shipped + 2);
   });
 });

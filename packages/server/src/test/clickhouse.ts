@@ -9,7 +9,11 @@ import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import type { Kysely } from 'kysely';
 import { type ClickHouse, openClickHouse } from '../clickhouse/connection.js';
+import type { Shipper } from '../clickhouse/shipper.js';
+import type { DB } from '../db/types.js';
+import { rowsNotCopied } from './clickhouse-lag.query.js';
 
 /** `chdb`: every test app runs with ClickHouse on. */
 export const CLICKHOUSE_FOR_EVERY_APP = process.env.TOUCHTRAIL_TEST_CLICKHOUSE === 'chdb';
@@ -48,4 +52,23 @@ export async function openTestClickHouse(): Promise<ClickHouse> {
       await ch.close();
     },
   };
+}
+
+/**
+ * Copies until no committed traffic row is left behind. On PostgreSQL a write transaction of any
+ * database of the server (another test file's) holds the shipper back until it ends, so one
+ * round is not always enough.
+ */
+export async function copyEverything(
+  db: Kysely<DB>,
+  shipper: Pick<Shipper, 'shipAll'>,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await shipper.shipAll();
+    if ((await rowsNotCopied(db)) === 0) return;
+    if (Date.now() > deadline) throw new Error('copyEverything: rows are still not copied');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
