@@ -10696,6 +10696,11 @@ export interface operations {
                             total_rows?: number;
                             /** @description The site currency: money metrics are in its minor units */
                             currency: string;
+                            /**
+                             * @description Which engine counted the traffic: `clickhouse` when the server has CLICKHOUSE_URL and ClickHouse answered (with the rows not yet copied read from PostgreSQL), else `postgres`. Money always comes from PostgreSQL
+                             * @enum {string}
+                             */
+                            engine: "postgres" | "clickhouse";
                             /** @description Metrics of this answer that are estimates: `visitors` (and `conversion_rate`, whose base they are) when a day of the range had more than 512 people in one group and people were counted from the daily rollups with a HyperLogLog sketch (standard error 1.6%); empty when every figure is exact */
                             approximate: string[];
                             /** @description With a money metric: amounts left out because no exchange rate to the site currency was on record for their day, per metric and currency, in minor units of that currency */

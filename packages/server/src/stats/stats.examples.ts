@@ -48,7 +48,13 @@ export const aiRevenueAnswerExample = {
     { dimensions: ['perplexity'], metrics: [97, 9, 40100] },
     { dimensions: ['claude'], metrics: [61, 4, 15600] },
   ],
-  meta: { date_range: ['2026-10-27', '2026-11-25'], total_rows: 3, currency: 'EUR', approximate: [] },
+  meta: {
+    date_range: ['2026-10-27', '2026-11-25'],
+    total_rows: 3,
+    currency: 'EUR',
+    engine: 'postgres',
+    approximate: [],
+  },
   query: {
     ...aiRevenueQueryExample,
     date_range: ['2026-10-27', '2026-11-25'],
@@ -114,6 +120,7 @@ export const dailyComparisonAnswerExample = {
     date_range: ['2026-11-16', '2026-11-22'],
     comparison_range: ['2026-11-09', '2026-11-15'],
     currency: 'EUR',
+    engine: 'postgres',
     approximate: [],
   },
   query: {

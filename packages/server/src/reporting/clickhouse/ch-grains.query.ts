@@ -13,7 +13,6 @@ import type { GroupedRow } from '../grouped.query.js';
 import type { PageviewMetric } from '../pageview-grain.sql.js';
 import {
   BOUNCE_ENGAGED_SECONDS,
-  isEventDimension,
   isTimeDimension,
   isVisitDimension,
   type VisitMetric,
@@ -30,11 +29,6 @@ export function roundedRatio(a: number, b: number, places: number): number {
   const scale = 10n ** BigInt(places);
   const [x, y] = [BigInt(a) * scale, BigInt(b)];
   return Number((2n * x + y) / (2n * y)) / Number(scale);
-}
-
-interface ChGroups {
-  select: ChFragment;
-  groups: number;
 }
 
 async function run(ch: ClickHouse, fragment: ChFragment): Promise<Record<string, string | number | null>[]> {
@@ -113,7 +107,7 @@ export async function chVisitGroups(
     };
     return metrics.map((name) => of[name]);
   };
-  return toGroups(rows, dimensions.length, figures, q.dimensions.length === 0);
+  return toGroups(rows, dimensions.length, figures);
 }
 
 /** The pageview grain's groups, or null when the query uses a piece the mirror does not hold. */
@@ -130,8 +124,7 @@ export async function chPageviewGroups(
     else if (isVisitDimension(name) && VISIT_COLUMNS_ON_EVENTS[name])
       dimensions.push(chRaw(VISIT_COLUMNS_ON_EVENTS[name] as string));
     else if (name === 'event:page') dimensions.push(chRaw('e.path'));
-    else if (isEventDimension(name)) return null;
-    else return null;
+    else return null; // the exit page, properties, goals: PostgreSQL
   }
   const events = siteRows(scope, 'events');
   const filter = chFilter({ op: 'and', filters: q.filters }, 'pageviews', events);
@@ -158,14 +151,13 @@ export async function chPageviewGroups(
     };
     return metrics.map((name) => of[name]);
   };
-  return toGroups(rows, dimensions.length, figures, q.dimensions.length === 0);
+  return toGroups(rows, dimensions.length, figures);
 }
 
 function toGroups(
   rows: Record<string, string | number | null>[],
   dimensionCount: number,
   figures: (row: Record<string, string | number | null>) => number[],
-  aggregate: boolean,
 ): GroupedRow[] {
   return rows.map((row) => ({
     dimensions: [...Array(dimensionCount).keys()].map((i) => {
@@ -176,5 +168,3 @@ function toGroups(
     extras: [],
   }));
 }
-
-export type { ChGroups };

@@ -6,10 +6,11 @@
  * in the range) get the same rows from PostgreSQL alone and from ClickHouse with PostgreSQL's
  * uncopied rows, and the shapes ClickHouse holds are answered by it.
  */
+import { ClickHouseLogLevel, createClient } from '@clickhouse/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ClickHouse } from '../../clickhouse/connection.js';
 import { CHROME_UA, collect, IPHONE_UA, newVisitorId, pageview } from '../../ingest/ingest.fixtures.js';
-import { useTestApp } from '../../test/app.js';
+import { bearer, useTestApp } from '../../test/app.js';
 import { chdbInstalled } from '../../test/clickhouse.js';
 import { insertSite } from '../../test/factories.js';
 import { seeded } from '../../test/seeded.js';
@@ -179,4 +180,44 @@ describe.runIf(chdbInstalled)('ClickHouse and PostgreSQL answer alike', () => {
     // Most shapes are ClickHouse's (exit pages, page-filtered pageviews go to PostgreSQL).
     expect(byClickHouse).toBeGreaterThan(120);
   }, 300_000);
+
+  it('says which engine answered, in meta.engine', async () => {
+    const ask = async (dimensions: string[], filters: unknown[] = []) => {
+      const response = await t.request({
+        method: 'POST',
+        url: '/v1/stats/query',
+        headers: bearer(t.owner.apiKey),
+        payload: { site_id: site.snippet_key, metrics: ['visitors'], date_range: '30d', dimensions, filters },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().meta.engine;
+    };
+    expect(await ask(['event:page'])).toBe('clickhouse');
+    expect(await ask(['visit:exit_page'])).toBe('clickhouse');
+    // Event properties are not in ClickHouse's reading yet: PostgreSQL answers.
+    expect(await ask([], [['is', 'event:props:plan', ['pro']]])).toBe('postgres');
+  });
+
+  it('answers from PostgreSQL when ClickHouse fails, with the same figures', async () => {
+    const away = createClient({
+      url: 'http://127.0.0.1:9',
+      request_timeout: 1000,
+      log: { level: ClickHouseLogLevel.OFF },
+    });
+    const broken = { client: away, database: 'touchtrail', cluster: undefined, close: () => away.close() };
+    const query = randomQuery();
+    const plan = planMetrics(query.metrics, query.dimensions, query.filters);
+    const db = t.database.db;
+    const failures: unknown[] = [];
+    const answer = await answerStatsQuery(
+      { db, clickhouse: { ch: broken, onFailure: (error) => failures.push(error) } },
+      query,
+      plan,
+      { withTotalRows: false },
+    );
+    await away.close();
+    expect(answer.engine).toBe('postgres');
+    expect(failures.length).toBeGreaterThan(0);
+    expect(answer.rows).toEqual((await answerStatsQuery({ db }, query, plan, { withTotalRows: false })).rows);
+  });
 });
