@@ -47,15 +47,29 @@ export async function runOnPostgres(options, cleanups) {
   const seeded = await seedAndPrepare(db, account, options.scale, { chunkVisits: 150_000 });
   seeded.rollupMs = await buildRollups({ DATABASE_URL: url });
   await db.exec('analyze stats_visit_rollups, stats_rollup_days');
+  let reading = server;
+  let title = `PostgreSQL, scale ${options.scale}`;
+  if (options.clickhouse) {
+    // Copied with the server stopped (one process per chdb folder), then read by a server with
+    // ClickHouse; the last half hour, seeded after the copy, is read from PostgreSQL beside it.
+    await server.stop();
+    const folder = path.join(tmpdir(), 'touchtrail-bench-stats-chdb');
+    await rm(folder, { recursive: true, force: true });
+    if (!options.keep) cleanups.add(() => rm(folder, { recursive: true, force: true }));
+    const clickhouse = { DATABASE_URL: url, CLICKHOUSE_URL: `chdb://${folder}` };
+    seeded.shipMs = await runServerCli(['dist', 'clickhouse', 'ship-cli.js'], clickhouse, 'clickhouse:ship');
+    reading = await startServer(clickhouse, setupToken, cleanups);
+    title = `PostgreSQL + ClickHouse (chDB), scale ${options.scale}`;
+  }
   await seedRecentVisits(db, seeded.big, seeded.recent);
   const counts = await countRows(db, seeded.big.id);
   const rows = await measureAll(queries, (query, i) =>
-    measureAlternately(query, { server, key: account.keys[i], db, site: seeded.big }, options),
+    measureAlternately(query, { server: reading, key: account.keys[i], db, site: seeded.big }, options),
   );
-  await server.stop();
+  await reading.stop();
   await db.close();
   if (!options.keep) await dropDatabase(adminUrl, DATABASE_NAME);
-  return { title: `PostgreSQL, scale ${options.scale}`, setting, ...seeded, counts, rows };
+  return { title, setting, ...seeded, counts, rows };
 }
 
 export async function runOnPglite(options, cleanups) {
@@ -147,24 +161,24 @@ async function seedAndPrepare(db, account, scale, { chunkVisits }) {
  * The server's `npm run rollups` on `database` ({DATABASE_URL} or {DATA_DIR}, which no other
  * process may hold open): builds the rollups of every day but today. Resolves to its milliseconds.
  */
-async function buildRollups(database) {
-  const { REDIS_URL, DATA_DIR, DATABASE_URL, ...env } = process.env;
+const buildRollups = (database) =>
+  runServerCli(['dist', 'reporting', 'rollups', 'rollups-cli.js'], database, 'rollups');
+
+/** One of the server's command-line tools, to its end; resolves to its milliseconds. */
+async function runServerCli(file, database, name) {
+  const { REDIS_URL, DATA_DIR, DATABASE_URL, CLICKHOUSE_URL, ...env } = process.env;
   const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    [path.join(SERVER_DIR, 'dist', 'stats', 'rollups', 'rollups-cli.js')],
-    {
-      env: { ...env, ...database },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
+  const child = spawn(process.execPath, [path.join(SERVER_DIR, ...file)], {
+    env: { ...env, ...database },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let output = '';
   child.stdout.on('data', (chunk) => {
     output += chunk;
   });
   const [code] = await once(child, 'exit');
-  if (code !== 0) throw new Error(`npm run rollups exited with code ${code}`);
+  if (code !== 0) throw new Error(`npm run ${name} exited with code ${code}`);
   const ms = performance.now() - started;
-  log(`rollups: ${output.trim()} in ${seconds(ms)}`);
+  log(`${name}: ${output.trim()} in ${seconds(ms)}`);
   return ms;
 }

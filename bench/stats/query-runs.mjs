@@ -84,7 +84,9 @@ export async function measureAlternately(query, { server, key, db, site }, { run
     async () => (await timeSql(db, query.plain, params)).ms,
     plan,
   );
-  return summary(query, apiTimes, percentile(plainTimes, 50), [check, plan.note]);
+  const engine = api.body?.meta?.engine;
+  const answeredBy = engine ? `answered by ${engine}` : null;
+  return summary(query, apiTimes, percentile(plainTimes, 50), [check, plan.note, answeredBy]);
 }
 
 /** The plain query's p50 (and a note when the budget cut its runs). */

@@ -6,7 +6,8 @@
  * then `--runs` timed ones, beside the same answer computed plainly from the raw tables, whose
  * numbers must agree. Prints p50/p99, the plain p50 and the ratio, per database.
  * Flags: --scale <factor> (1), --runs <n> (20), --pg-only, --pglite-only, --keep (leave the
- * database and the PGlite folder). Environment: BENCH_DATABASE_URL (an admin URL).
+ * database and the PGlite folder), --clickhouse (the PostgreSQL run reads through a server with
+ * ClickHouse in-process, npm chdb, the rows copied after the seed; PGlite is left out). Environment: BENCH_DATABASE_URL (an admin URL).
  */
 import { parseArgs } from 'node:util';
 import { currentLoad, describeMachine, runBenchmark } from '../lib.mjs';
@@ -21,6 +22,7 @@ function readOptions() {
       'pg-only': { type: 'boolean', default: false },
       'pglite-only': { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
+      clickhouse: { type: 'boolean', default: false },
     },
   });
   const scale = Number(values.scale);
@@ -31,7 +33,15 @@ function readOptions() {
     throw new Error(`--runs must be a positive integer, got "${values.runs}"`);
   if (values['pg-only'] && values['pglite-only'])
     throw new Error('--pg-only and --pglite-only exclude each other');
-  return { scale, runs, keep: values.keep, postgres: !values['pglite-only'], pglite: !values['pg-only'] };
+  if (values.clickhouse && values['pglite-only']) throw new Error('--clickhouse runs on PostgreSQL');
+  return {
+    scale,
+    runs,
+    keep: values.keep,
+    clickhouse: values.clickhouse,
+    postgres: !values['pglite-only'],
+    pglite: !values['pg-only'] && !values.clickhouse,
+  };
 }
 
 const thousands = (n) => n.toLocaleString('en-US');
@@ -46,7 +56,8 @@ function printRun(run, runs) {
   );
   console.log(
     `seed ${seconds(run.seedMs)}, VACUUM ANALYZE ${seconds(run.vacuumMs)}, ` +
-      `rollups (npm run rollups) ${seconds(run.rollupMs)}`,
+      `rollups (npm run rollups) ${seconds(run.rollupMs)}` +
+      (run.shipMs ? `, copy to ClickHouse (npm run clickhouse:ship) ${seconds(run.shipMs)}` : ''),
   );
   console.log(
     `${run.setting}; ${runs} timed runs per query after 3 warm-ups, sequential, one stats:read key per query`,

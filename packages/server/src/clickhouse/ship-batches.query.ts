@@ -261,3 +261,9 @@ export async function hasDeletions(db: Kysely<DB>, siteId: string): Promise<bool
 export async function forgetSiteDeletions(db: Kysely<DB>, siteId: string): Promise<void> {
   await db.deleteFrom('clickhouse_deletions').where('site_id', '=', siteId).execute();
 }
+
+/** Rows copied so far, per stream. */
+export async function shippedRows(db: Kysely<DB>): Promise<Record<string, number>> {
+  const rows = await db.selectFrom('clickhouse_ship_cursors').select(['stream', 'shipped_rows']).execute();
+  return Object.fromEntries(rows.map((row) => [row.stream, Number(row.shipped_rows)]));
+}

@@ -20,7 +20,7 @@ import type { Kysely } from 'kysely';
 import type { ClickHouse } from '../clickhouse/connection.js';
 import type { DB } from '../db/types.js';
 import { chPageviewGroups, chVisitGroups } from './clickhouse/ch-grains.query.js';
-import type { ChScope } from './clickhouse/ch-tables.js';
+import type { ChScope } from './clickhouse/ch-tables.sql.js';
 import { readTrafficTail } from './clickhouse/traffic-tail.query.js';
 import {
   type ConversionCount,

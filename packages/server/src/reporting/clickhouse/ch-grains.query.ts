@@ -1,6 +1,6 @@
 /**
  * The visit and pageview grains in ClickHouse: the same groups and figures as visit-grain.sql.ts
- * and pageview-grain.sql.ts compute in PostgreSQL, over the traffic ch-tables.ts describes. The
+ * and pageview-grain.sql.ts compute in PostgreSQL, over the traffic ch-tables.sql.ts describes. The
  * database returns plain counts and sums per group; the ratios (views per visit, duration,
  * bounce rate) are rounded here from those integers exactly as PostgreSQL's numeric rounds them,
  * half away from zero, so both engines write the same figure.
@@ -17,9 +17,9 @@ import {
   isVisitDimension,
   type VisitMetric,
 } from '../stats-vocabulary.js';
-import { chFilter, timeBucket, VISIT_COLUMNS_ON_EVENTS, VISIT_COLUMNS_ON_VISITS } from './ch-columns.js';
+import { chFilter, timeBucket, VISIT_COLUMNS_ON_EVENTS, VISIT_COLUMNS_ON_VISITS } from './ch-columns.sql.js';
 import { type ChFragment, chJoin, chRaw, chSql, compileCh, typed } from './ch-sql.js';
-import { type ChScope, personLinks, personOf, siteRows } from './ch-tables.js';
+import { type ChScope, personLinks, personOf, siteRows } from './ch-tables.sql.js';
 
 const time = (at: Date) => typed(clickHouseTime(at), "DateTime64(3, 'UTC')");
 

@@ -1,6 +1,6 @@
 /**
  * ClickHouse SQL with every value a bound parameter, as the PostgreSQL side builds it with
- * Kysely's `sql` tag: `chSql` templates join into one statement whose values travel as
+ * Kysely's tagged templates: `chSql` templates join into one statement whose values travel as
  * `{pN:Type}` query parameters, never as text inside the statement. Names (tables, columns,
  * functions) come only from the fixed maps of this folder.
  */
