@@ -3,17 +3,18 @@
  * of row a metric is counted over; each has its sources in order of preference, and the first
  * that can answer the query does:
  *
- * | grain        | ClickHouse (clickhouse/)  | rollups (rollups/)                              | raw            |
- * |--------------|---------------------------|-------------------------------------------------|----------------|
- * | visits       | all but exit-page groups, property filters, page-filtered pageviews | UTC, days or longer, at most one visit dimension (filters too) | visit-grain |
- * | pageviews    | all but exit-page and property pieces | UTC, days or longer, by page, filtered by page only | pageview-grain |
- * | conversions  | —                         | UTC, days or longer, by goal, no `converters` count | conversion-grain |
- * | goal values  | — (money)                 | as conversions                                  | conversion-grain |
- * | revenue      | — (money)                 | —                                               | revenue-grain  |
+ * | grain        | rollups (rollups/)                              | ClickHouse (clickhouse/) | raw            |
+ * |--------------|-------------------------------------------------|--------------------------|----------------|
+ * | visits       | UTC, days or longer, at most one visit dimension (filters too) | all but property filters and page-filtered pageviews | visit-grain |
+ * | pageviews    | UTC, days or longer, by page, filtered by page only | all but exit-page and property pieces | pageview-grain |
+ * | conversions  | UTC, days or longer, by goal, no `converters` count | —                  | conversion-grain |
+ * | goal values  | as conversions                                  | — (money)                | conversion-grain |
+ * | revenue      | —                                               | — (money)                | revenue-grain  |
  *
- * The ClickHouse source runs only with CLICKHOUSE_URL, and answers null (PostgreSQL then
- * answers) for a piece it does not hold, when a site has too many rows not yet copied, or when
- * ClickHouse fails. A rollup source answers null when the query's shape is not one it holds, or
+ * The rollups come first: a day's pre-counted groups are read faster from PostgreSQL than raw
+ * rows from ClickHouse (bench/RESULTS.md, "ClickHouse"). ClickHouse takes the raw reads: it runs
+ * only with CLICKHOUSE_URL, and answers null (PostgreSQL's raw rows then answer) for a piece it
+ * does not hold, when a site has too many rows not yet copied, or when ClickHouse fails. A rollup source answers null when the query's shape is not one it holds, or
  * no day of the range is built yet; the raw source always answers.
  */
 import type { Kysely } from 'kysely';
@@ -174,13 +175,13 @@ const revenueOf = (q: ConversionQuery) => {
 /** Each grain's sources, in order of preference; the last always answers. */
 const SOURCES: { [G in Grain]: Source<Grains[G]>[] } = {
   visits: [
-    clickhouse(chVisitGroups),
     rollups((db, q, metrics, { top }) => readVisitGroupsFromRollups(db, q, metrics, { top })),
+    clickhouse(chVisitGroups),
     raw(visitGrain),
   ],
   pageviews: [
-    clickhouse(chPageviewGroups),
     rollups((db, q, metrics, { top }) => readPageGroupsFromRollups(db, q, metrics, { top })),
+    clickhouse(chPageviewGroups),
     raw(pageviewGrain),
   ],
   conversions: [

@@ -51,14 +51,17 @@ export function timeBucket(dimension: TimeDimension, tz: string, column: string)
   }
 }
 
+/** The site's events of one type (ch-tables.sql.ts `siteRows`), for leaves about a visit's events. */
+export type SiteEvents = (type: 'pageview' | 'event') => ChFragment;
+
 /** What the rows of a filtered read are, as filter.sql.ts names them. */
 export type ChRows = 'visits' | 'pageviews';
 
 /**
  * The filter tree as one condition, always true or false, never null; null when a leaf is one the
- * mirror does not hold (`events` is the site's event rows, for leaves about a visit's events).
+ * mirror does not hold (`events` gives the site's event rows of a type, for leaves about a visit's events).
  */
-export function chFilter(filter: Filter, rows: ChRows, events: ChFragment): ChFragment | null {
+export function chFilter(filter: Filter, rows: ChRows, events: SiteEvents): ChFragment | null {
   switch (filter.op) {
     case 'and':
     case 'or': {
@@ -76,7 +79,7 @@ export function chFilter(filter: Filter, rows: ChRows, events: ChFragment): ChFr
   }
 }
 
-function leafFilter(filter: FilterLeaf, rows: ChRows, events: ChFragment): ChFragment | null {
+function leafFilter(filter: FilterLeaf, rows: ChRows, events: SiteEvents): ChFragment | null {
   const { dimension } = filter;
   if (isVisitDimension(dimension)) {
     const column = (rows === 'visits' ? VISIT_COLUMNS_ON_VISITS : VISIT_COLUMNS_ON_EVENTS)[dimension];
@@ -90,7 +93,7 @@ function leafFilter(filter: FilterLeaf, rows: ChRows, events: ChFragment): ChFra
   const column = chRaw(dimension === 'event:page' ? 'fe.path' : 'fe.name');
   const visit = chRaw(rows === 'visits' ? 'v.id' : 'e.visit_id');
   const had = chSql`coalesce(${visit} IN (
-    SELECT fe.visit_id FROM ${events} AS fe
+    SELECT fe.visit_id FROM ${events(kind)} AS fe
     WHERE fe.type = ${kind} AND fe.visit_id IS NOT NULL AND ${leaf(positive, column)}), 0)`;
   return filter.op === 'is_not' ? chSql`(NOT ${had})` : had;
 }

@@ -64,7 +64,7 @@ export async function chVisitGroups(
   });
   // With a page filter, `pageviews` counts the matching pageviews only: PostgreSQL reads that.
   if (pageFiltered && metrics.includes('pageviews')) return null;
-  const events = siteRows(scope, 'events');
+  const events = (type: string) => siteRows(scope, 'events', chSql`type = ${type}`);
   const filter = chFilter({ op: 'and', filters: q.filters }, 'visits', events);
   if (!filter) return null;
   const inRange = chSql`started_at >= ${time(range.start)} AND started_at < ${time(range.end)}`;
@@ -72,7 +72,7 @@ export async function chVisitGroups(
   const countsPeople = metrics.includes('visitors');
   const bounced = withBounces
     ? chSql`countIf(v.pageviews = 1 AND v.engaged_seconds < ${BOUNCE_ENGAGED_SECONDS} AND NOT coalesce(v.id IN (
-        SELECT ce.visit_id FROM ${siteRows(scope, 'events', chSql`occurred_at >= ${time(range.start)}`)} AS ce
+        SELECT ce.visit_id FROM ${siteRows(scope, 'events', chSql`type = 'event' AND occurred_at >= ${time(range.start)}`)} AS ce
         WHERE ce.type = 'event' AND ce.origin = 'browser' AND ce.visit_id IS NOT NULL), 0))`
     : chRaw('0');
   const select = chSql`
@@ -126,7 +126,7 @@ export async function chPageviewGroups(
     else if (name === 'event:page') dimensions.push(chRaw('e.path'));
     else return null; // the exit page, properties, goals: PostgreSQL
   }
-  const events = siteRows(scope, 'events');
+  const events = (type: string) => siteRows(scope, 'events', chSql`type = ${type}`);
   const filter = chFilter({ op: 'and', filters: q.filters }, 'pageviews', events);
   if (!filter) return null;
   const inRange = chSql`type = 'pageview' AND occurred_at >= ${time(range.start)} AND occurred_at < ${time(range.end)}`;
