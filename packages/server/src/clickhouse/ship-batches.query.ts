@@ -127,6 +127,12 @@ const SELECTS: Record<Stream, (where: RawBuilder<unknown>, limit: number) => Raw
     limit ${limit}`,
 };
 
+/** A row as ClickHouse stores it: no transaction id, the sequence number as text (64-bit). */
+const asClickHouseRow = ({ ship_xid: _xid, ...row }: Record<string, unknown>) => ({
+  ...row,
+  ship_seq: String(row.ship_seq),
+});
+
 export async function readBatch(
   db: Kysely<DB>,
   stream: Stream,
@@ -139,7 +145,7 @@ export async function readBatch(
   const tail = typed[typed.length - 1];
   if (!head || !tail) return null;
   return {
-    rows: typed.map(({ ship_xid: _xid, ...row }) => ({ ...row, ship_seq: String(row.ship_seq) })),
+    rows: typed.map(asClickHouseRow),
     first: { xid: head.ship_xid, seq: Number(head.ship_seq) },
     last: { xid: tail.ship_xid, seq: Number(tail.ship_seq) },
   };
@@ -187,10 +193,7 @@ export async function readUnshipped(
       select c.ship_xid, c.ship_seq from clickhouse_ship_cursors c where c.stream = ${stream})`;
   const { rows } = await SELECTS[stream](where, limit + 1).execute(db);
   if (rows.length > limit) return null;
-  return (rows as Record<string, unknown>[]).map(({ ship_xid: _xid, ...row }) => ({
-    ...row,
-    ship_seq: String(row.ship_seq),
-  }));
+  return (rows as Record<string, unknown>[]).map(asClickHouseRow);
 }
 
 /** Marks every stream as copied to ClickHouse: deletes are queued for it from now on. */

@@ -8,7 +8,7 @@
 import type { ClickHouse } from '../../clickhouse/connection.js';
 import { READ_SETTINGS } from '../../clickhouse/connection.js';
 import { clickHouseTime } from '../../clickhouse/schema.query.js';
-import type { GrainQuery, Instants } from '../grain.sql.js';
+import { filteredDimensions, type GrainQuery, type Instants } from '../grain.sql.js';
 import type { GroupedRow } from '../grouped.query.js';
 import type { PageviewMetric } from '../pageview-grain.sql.js';
 import {
@@ -57,13 +57,8 @@ export async function chVisitGroups(
       dimensions.push(chRaw(VISIT_COLUMNS_ON_VISITS[name] as string));
     else return null;
   }
-  const pageFiltered = q.filters.some(function uses(f): boolean {
-    if ('filters' in f) return f.filters.some(uses);
-    if ('filter' in f) return uses(f.filter);
-    return f.dimension === 'event:page';
-  });
   // With a page filter, `pageviews` counts the matching pageviews only: PostgreSQL reads that.
-  if (pageFiltered && metrics.includes('pageviews')) return null;
+  if (filteredDimensions(q).has('event:page') && metrics.includes('pageviews')) return null;
   const events = (type: string) => siteRows(scope, 'events', chSql`type = ${type}`);
   const filter = chFilter({ op: 'and', filters: q.filters }, 'visits', events);
   if (!filter) return null;
