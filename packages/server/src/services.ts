@@ -95,11 +95,11 @@ export function createServices({
   const stats = createStatsService({ db, clock, sites, clickhouse: clickhouseReads });
   const { secretKey } = config;
   const visits = createVisitsService({ db, clock, sites, rates, secretKey });
-  const events = createEventsService({ db, clock, sites, rates, secretKey });
-  const funnels = createFunnelsService({ db, clock, sites, rates });
-  const realtime = createRealtimeService({ db, clock, sites, rates });
+  const events = createEventsService({ db, clock, sites, rates, secretKey, clickhouse: clickhouseReads });
+  const funnels = createFunnelsService({ db, clock, sites, rates, clickhouse: clickhouseReads });
+  const realtime = createRealtimeService({ db, clock, sites, rates, clickhouse: clickhouseReads });
   const statsRollups = createStatsRollups({ db, clock });
-  const aiVisibility = createAiVisibilityService({ db, clock, sites, rates });
+  const aiVisibility = createAiVisibilityService({ db, clock, sites, rates, clickhouse: clickhouseReads });
   // AI crawler tracking.
   const botTokens = createBotTokensService({ db, clock, sites });
   // Public views of a site's traffic.

@@ -9,6 +9,7 @@ import type { DB } from '../db/types.js';
 import { badInput } from '../http/errors.js';
 import type { Clock } from '../lib/clock.js';
 import type { RatesService } from '../rates/rates.service.js';
+import type { ClickHouseReads } from '../reporting/clickhouse/ch-read.js';
 import { addDays, dayIn, resolveTimezone, toDate } from '../reporting/date-range.js';
 import { rangeInstants } from '../reporting/grain.sql.js';
 import type { SitesService } from '../sites/sites.service.js';
@@ -52,11 +53,14 @@ export function createAiVisibilityService({
   clock,
   sites,
   rates,
+  clickhouse,
 }: {
   db: Kysely<DB>;
   clock: Clock;
   sites: Pick<SitesService, 'resolveSite'>;
   rates: Pick<RatesService, 'convertMinor'>;
+  /** ClickHouse for the traffic this report reads, when CLICKHOUSE_URL is set. */
+  clickhouse?: ClickHouseReads;
 }) {
   return {
     async report(principal: Principal, query: AiVisibilityQuery) {

@@ -11,6 +11,7 @@ import { badInput } from '../http/errors.js';
 import type { Clock } from '../lib/clock.js';
 import { createHandleCodec } from '../people/visitor-handles.js';
 import type { RatesService } from '../rates/rates.service.js';
+import type { ClickHouseReads } from '../reporting/clickhouse/ch-read.js';
 import { resolveTimezone } from '../reporting/date-range.js';
 import { filterSql } from '../reporting/filter.sql.js';
 import { type Filter, filterLeaves, parseFiltersText } from '../reporting/filters.js';
@@ -34,12 +35,15 @@ export function createEventsService({
   clock,
   sites,
   secretKey,
+  clickhouse,
 }: {
   db: Kysely<DB>;
   clock: Clock;
   sites: Pick<SitesService, 'resolveSite'>;
   rates: RatesService;
   secretKey: string;
+  /** ClickHouse for the traffic this report reads, when CLICKHOUSE_URL is set. */
+  clickhouse?: ClickHouseReads;
 }) {
   const codec = createHandleCodec(secretKey);
 

@@ -10,6 +10,7 @@ import { AppError, notFound } from '../http/errors.js';
 import type { Clock } from '../lib/clock.js';
 import { newId, UUID_PATTERN } from '../lib/ids.js';
 import type { RatesService } from '../rates/rates.service.js';
+import type { ClickHouseReads } from '../reporting/clickhouse/ch-read.js';
 import { parseFilters } from '../reporting/filters.js';
 import type { SitesService } from '../sites/sites.service.js';
 import { checkReportOptions, createFunnelReports, reportOptionsOf } from './funnel-reports.js';
@@ -55,11 +56,14 @@ export function createFunnelsService({
   db,
   clock,
   sites,
+  clickhouse,
 }: {
   db: Kysely<DB>;
   clock: Clock;
   sites: SitesService;
   rates: RatesService;
+  /** ClickHouse for the traffic this report reads, when CLICKHOUSE_URL is set. */
+  clickhouse?: ClickHouseReads;
 }) {
   /** The site a request names; writes refuse a site scheduled for deletion. */
   const siteFor = (principal: Principal, ref: string, access: 'read' | 'write') =>

@@ -8,6 +8,7 @@ import type { Principal } from '../access/principal.js';
 import type { DB } from '../db/types.js';
 import { type Clock, MINUTE_MS } from '../lib/clock.js';
 import type { RatesService } from '../rates/rates.service.js';
+import type { ClickHouseReads } from '../reporting/clickhouse/ch-read.js';
 import type { SitesService } from '../sites/sites.service.js';
 import { activeVisitors, activityByMinute, topPages, topSources } from './realtime.query.js';
 
@@ -21,11 +22,14 @@ export function createRealtimeService({
   db,
   clock,
   sites,
+  clickhouse,
 }: {
   db: Kysely<DB>;
   clock: Clock;
   sites: Pick<SitesService, 'resolveSite'>;
   rates: RatesService;
+  /** ClickHouse for the traffic this report reads, when CLICKHOUSE_URL is set. */
+  clickhouse?: ClickHouseReads;
 }) {
   return {
     async realtime(principal: Principal, query: { site_id: string }) {

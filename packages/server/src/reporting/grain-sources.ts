@@ -21,8 +21,8 @@ import type { Kysely } from 'kysely';
 import type { ClickHouse } from '../clickhouse/connection.js';
 import type { DB } from '../db/types.js';
 import { chPageviewGroups, chVisitGroups } from './clickhouse/ch-grains.query.js';
+import { type Readers, readClickHouse } from './clickhouse/ch-read.js';
 import type { ChScope } from './clickhouse/ch-tables.sql.js';
-import { readTrafficTail } from './clickhouse/traffic-tail.query.js';
 import {
   type ConversionCount,
   type ConversionQuery,
@@ -41,17 +41,7 @@ import { readPageGroupsFromRollups, readVisitGroupsFromRollups } from './rollups
 import type { VisitMetric } from './stats-vocabulary.js';
 import { visitGrain } from './visit-grain.sql.js';
 
-/** ClickHouse for the traffic grains, with what to do when it fails (PostgreSQL answers then). */
-export interface ClickHouseReads {
-  ch: ClickHouse;
-  onFailure(error: unknown): void;
-}
-
-/** The databases a report may read. */
-export interface Readers {
-  db: Kysely<DB>;
-  clickhouse?: ClickHouseReads;
-}
+export type { ClickHouseReads, Readers } from './clickhouse/ch-read.js';
 
 /** Readers with a note of which engines answered one query's grains. */
 export interface GrainReaders extends Readers {
@@ -133,24 +123,9 @@ const clickhouse =
     ) => Promise<GroupedRow[] | null>,
   ): Source<M> =>
   async (readers, q, metrics) => {
-    const reads = readers.clickhouse;
-    if (!reads) return null;
-    const tail = await readTrafficTail(readers.db, q.siteId);
-    if (!tail) return null;
+    if (!readers.clickhouse) return null;
     const range = await rangeInstants(readers.db, q);
-    let rows: GroupedRow[] | null;
-    try {
-      rows = await groups(
-        reads.ch,
-        { database: reads.ch.database, siteId: q.siteId, tail },
-        q,
-        range,
-        metrics,
-      );
-    } catch (error) {
-      reads.onFailure(error);
-      return null;
-    }
+    const rows = await readClickHouse(readers, q.siteId, (ch, scope) => groups(ch, scope, q, range, metrics));
     if (!rows) return null;
     readers.answeredBy.add('clickhouse');
     return { rows, groupCount: rows.length, paged: false, peopleEstimated: false };

@@ -66,6 +66,12 @@ export async function createTestApp(
   });
   const engine = app.services.clickhouseEngine;
   await engine?.ensureSchema();
+  // A failed ClickHouse read would be answered by PostgreSQL and pass unseen: in tests it fails
+  // the request instead (engines-agree.test.ts tests the fallback with reads of its own).
+  if (engine)
+    engine.reads.onFailure = (error) => {
+      throw error;
+    };
   // With ClickHouse, a read first copies what has been committed, as a running server's shipper
   // would have a moment later; the reads of unshipped rows have tests of their own.
   const inject = async (options: InjectOptions) => {

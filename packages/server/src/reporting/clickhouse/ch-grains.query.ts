@@ -6,8 +6,6 @@
  * half away from zero, so both engines write the same figure.
  */
 import type { ClickHouse } from '../../clickhouse/connection.js';
-import { READ_SETTINGS } from '../../clickhouse/connection.js';
-import { clickHouseTime } from '../../clickhouse/schema.query.js';
 import { filteredDimensions, type GrainQuery, type Instants } from '../grain.sql.js';
 import type { GroupedRow } from '../grouped.query.js';
 import type { PageviewMetric } from '../pageview-grain.sql.js';
@@ -18,10 +16,11 @@ import {
   type VisitMetric,
 } from '../stats-vocabulary.js';
 import { chFilter, timeBucket, VISIT_COLUMNS_ON_EVENTS, VISIT_COLUMNS_ON_VISITS } from './ch-columns.sql.js';
-import { type ChFragment, chJoin, chRaw, chSql, compileCh, typed } from './ch-sql.js';
+import { type ChRow, chRows, chTime } from './ch-read.js';
+import { type ChFragment, chJoin, chRaw, chSql } from './ch-sql.js';
 import { type ChScope, personLinks, personOf, siteRows } from './ch-tables.sql.js';
 
-const time = (at: Date) => typed(clickHouseTime(at), "DateTime64(3, 'UTC')");
+const time = chTime;
 
 /** `round(a / b, places)` of non-negative integers, half away from zero, as numeric rounds. */
 export function roundedRatio(a: number, b: number, places: number): number {
@@ -29,12 +28,6 @@ export function roundedRatio(a: number, b: number, places: number): number {
   const scale = 10n ** BigInt(places);
   const [x, y] = [BigInt(a) * scale, BigInt(b)];
   return Number((2n * x + y) / (2n * y)) / Number(scale);
-}
-
-async function run(ch: ClickHouse, fragment: ChFragment): Promise<Record<string, string | number | null>[]> {
-  const { query, params } = compileCh(chSql`${fragment} ${chRaw(READ_SETTINGS)}`);
-  const result = await ch.client.query({ query, query_params: params, format: 'JSONEachRow' });
-  return result.json();
 }
 
 const groupBy = (count: number) =>
@@ -83,8 +76,8 @@ export async function chVisitGroups(
     ${countsPeople ? chSql`LEFT JOIN ${personLinks(scope)} AS pl ON pl.visitor_id = v.visitor_id` : chRaw('')}
     WHERE ${inRange} AND ${filter}
     ${groupBy(dimensions.length)}`;
-  const rows = await run(ch, select);
-  const figures = (row: Record<string, string | number | null>) => {
+  const rows = await chRows(ch, select);
+  const figures = (row: ChRow) => {
     const [n, pv, eng, b, people] = ['n', 'pv', 'eng', 'b', 'people'].map((key) => Number(row[key] ?? 0)) as [
       number,
       number,
@@ -137,8 +130,8 @@ export async function chPageviewGroups(
     ${countsPeople ? chSql`LEFT JOIN ${personLinks(scope)} AS pl ON pl.visitor_id = ifNull(e.visitor_id, '')` : chRaw('')}
     WHERE ${inRange} AND ${filter}
     ${groupBy(dimensions.length)}`;
-  const rows = await run(ch, select);
-  const figures = (row: Record<string, string | number | null>) => {
+  const rows = await chRows(ch, select);
+  const figures = (row: ChRow) => {
     const of: Record<PageviewMetric, number> = {
       visitors: Number(row.people ?? 0),
       visits: Number(row.visits ?? 0),
@@ -149,11 +142,7 @@ export async function chPageviewGroups(
   return toGroups(rows, dimensions.length, figures);
 }
 
-function toGroups(
-  rows: Record<string, string | number | null>[],
-  dimensionCount: number,
-  figures: (row: Record<string, string | number | null>) => number[],
-): GroupedRow[] {
+function toGroups(rows: ChRow[], dimensionCount: number, figures: (row: ChRow) => number[]): GroupedRow[] {
   return rows.map((row) => ({
     dimensions: [...Array(dimensionCount).keys()].map((i) => {
       const value = row[`d${i}`];

@@ -1,0 +1,56 @@
+/**
+ * How any report reads ClickHouse: the site's rows not yet copied are read from PostgreSQL first
+ * (traffic-tail.query.ts), then one read runs over copied and uncopied rows together
+ * (ch-tables.sql.ts `siteRows`). The answer is null, and the report reads PostgreSQL instead,
+ * when ClickHouse is not configured, when the site has too many rows not yet copied, when the
+ * read says it cannot answer (null), or when ClickHouse fails (told to `onFailure`).
+ */
+import type { Kysely } from 'kysely';
+import type { ClickHouse } from '../../clickhouse/connection.js';
+import { READ_SETTINGS } from '../../clickhouse/connection.js';
+import { clickHouseTime } from '../../clickhouse/schema.query.js';
+import type { DB } from '../../db/types.js';
+import { type ChFragment, chRaw, chSql, compileCh, typed } from './ch-sql.js';
+import type { ChScope } from './ch-tables.sql.js';
+import { readTrafficTail } from './traffic-tail.query.js';
+
+/** ClickHouse for reports, with what to do when it fails (PostgreSQL answers then). */
+export interface ClickHouseReads {
+  ch: ClickHouse;
+  onFailure(error: unknown): void;
+}
+
+/** The databases a report may read. */
+export interface Readers {
+  db: Kysely<DB>;
+  clickhouse?: ClickHouseReads;
+}
+
+export type ChRow = Record<string, string | number | boolean | null | string[]>;
+
+export async function readClickHouse<T>(
+  readers: Readers,
+  siteId: string,
+  read: (ch: ClickHouse, scope: ChScope) => Promise<T | null>,
+): Promise<T | null> {
+  const reads = readers.clickhouse;
+  if (!reads) return null;
+  const tail = await readTrafficTail(readers.db, siteId);
+  if (!tail) return null;
+  try {
+    return await read(reads.ch, { database: reads.ch.database, siteId, tail });
+  } catch (error) {
+    reads.onFailure(error);
+    return null;
+  }
+}
+
+/** The rows of one ClickHouse statement, with the read settings every report uses. */
+export async function chRows(ch: ClickHouse, fragment: ChFragment): Promise<ChRow[]> {
+  const { query, params } = compileCh(chSql`${fragment} ${chRaw(READ_SETTINGS)}`);
+  const result = await ch.client.query({ query, query_params: params, format: 'JSONEachRow' });
+  return result.json();
+}
+
+/** A moment as a bound `DateTime64(3, 'UTC')`, the type of every time column in ClickHouse. */
+export const chTime = (at: Date) => typed(clickHouseTime(at), "DateTime64(3, 'UTC')");
