@@ -10,7 +10,7 @@ import type { ClickHouseReads } from '../reporting/grain-sources.js';
 import type { ClickHouse } from './connection.js';
 import { applyClickHouseSchema } from './schema.query.js';
 import { enableShipping } from './ship-batches.query.js';
-import { createShipper, type ShipperLog } from './shipper.js';
+import { backoffMs, createShipper, describeFailure, type ShipperLog } from './shipper.js';
 
 export function createClickHouseEngine(deps: {
   db: Kysely<DB>;
@@ -20,13 +20,21 @@ export function createClickHouseEngine(deps: {
 }) {
   const shipper = createShipper(deps);
   let schemaApplied: Promise<void> | undefined;
+  // While ClickHouse does not answer, the schema is tried again after a growing pause.
+  let schemaFailures = 0;
+  let schemaRetryAt = 0;
 
-  /** Applies the schema once; a failure is forgotten, so the next call tries again. */
+  /** Applies the schema once; a failure is forgotten, so a later call tries again. */
   const ensureSchema = () => {
     schemaApplied ??= applyClickHouseSchema(deps.clickhouse).then(
-      () => enableShipping(deps.db),
+      () => {
+        schemaFailures = 0;
+        return enableShipping(deps.db);
+      },
       (error) => {
         schemaApplied = undefined;
+        schemaFailures += 1;
+        schemaRetryAt = deps.clock.now().getTime() + backoffMs(schemaFailures);
         throw error;
       },
     );
@@ -41,8 +49,9 @@ export function createClickHouseEngine(deps: {
       const now = deps.clock.now().getTime();
       if (now - lastReadWarning < 60_000) return;
       lastReadWarning = now;
-      const line = (error instanceof Error ? error.message : String(error)).split('\n')[0]?.slice(0, 200);
-      deps.log?.warn(`ClickHouse did not answer a report (${line}); PostgreSQL answered it`);
+      deps.log?.warn(
+        `ClickHouse did not answer a report (${describeFailure(error)}); PostgreSQL answered it`,
+      );
     },
   };
 
@@ -53,6 +62,7 @@ export function createClickHouseEngine(deps: {
     ensureSchema,
     /** One shipping round (the background job's tick). */
     async shipOnce() {
+      if (!schemaApplied && deps.clock.now().getTime() < schemaRetryAt) return null;
       await ensureSchema();
       return shipper.shipOnce();
     },

@@ -12,6 +12,7 @@ import { useTestApp } from '../test/app.js';
 import { chdbInstalled, copyEverything } from '../test/clickhouse.js';
 import { insertSite } from '../test/factories.js';
 import type { ClickHouse } from './connection.js';
+import { createClickHouseEngine } from './engine.js';
 import { createShipper } from './shipper.js';
 
 describe.runIf(chdbInstalled)('the ClickHouse shipper', () => {
@@ -165,5 +166,28 @@ describe.runIf(chdbInstalled)('the ClickHouse shipper', () => {
     });
     await copyAll();
     expect(await finalEvents()).toBe(shipped + 2);
+  });
+
+  it('tries the schema of a ClickHouse that does not answer after a growing pause, not every second', async () => {
+    const away = createClient({
+      url: 'http://127.0.0.1:9',
+      request_timeout: 1000,
+      log: { level: ClickHouseLogLevel.OFF },
+    });
+    const unreachable = createClickHouseEngine({
+      db: t.database.db,
+      clock: t.clock,
+      clickhouse: { client: away, database: 'touchtrail', cluster: undefined, close: () => away.close() },
+    });
+    // An attempt rejects; a round inside the pause is skipped (null) without asking ClickHouse.
+    await expect(unreachable.shipOnce()).rejects.toThrow();
+    await expect(unreachable.shipOnce()).resolves.toBeNull();
+    t.clock.advance(1_000);
+    await expect(unreachable.shipOnce()).rejects.toThrow();
+    t.clock.advance(1_000);
+    await expect(unreachable.shipOnce()).resolves.toBeNull();
+    t.clock.advance(1_000);
+    await expect(unreachable.shipOnce()).rejects.toThrow();
+    await away.close();
   });
 });

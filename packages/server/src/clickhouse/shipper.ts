@@ -33,6 +33,9 @@ export const SHIP_BATCH_ROWS = 5_000;
 const LEASE_MS = 60_000;
 const MAX_BACKOFF_MS = 60_000;
 
+/** How long to wait after the nth failure in a row: 1 s, doubling, at most a minute. */
+export const backoffMs = (failures: number) => Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (failures - 1));
+
 export interface ShipReport {
   shipped: Record<Stream, number>;
 }
@@ -125,10 +128,10 @@ export function createShipper(deps: {
         }
       } catch (error) {
         failures += 1;
-        retryAt = clock.now().getTime() + Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (failures - 1));
+        retryAt = clock.now().getTime() + backoffMs(failures);
         if (failures === 1)
           deps.log?.warn(
-            `ClickHouse shipping failed (${describe(error)}); traffic is kept in PostgreSQL and copied once ClickHouse answers`,
+            `ClickHouse shipping failed (${describeFailure(error)}); traffic is kept in PostgreSQL and copied once ClickHouse answers`,
           );
         throw error;
       }
@@ -197,7 +200,7 @@ export function createShipper(deps: {
 export type Shipper = ReturnType<typeof createShipper>;
 
 /** An error's first line, with any credentials in a URL left out. */
-function describe(error: unknown): string {
+export function describeFailure(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return (text.split('\n')[0] ?? '').replace(/\/\/[^/@\s]+@/g, '//').slice(0, 200);
 }

@@ -6,7 +6,7 @@
  */
 import { ROW_KEY_SQL, rowKeyOf, structureOf } from '../../clickhouse/traffic-columns.js';
 import { type ChFragment, chRaw, chSql, typed } from './ch-sql.js';
-import type { TrafficTail } from './traffic-tail.query.js';
+import type { TailTable, TrafficTail } from './traffic-tail.query.js';
 
 export interface ChScope {
   database: string;
@@ -14,19 +14,16 @@ export interface ChScope {
   tail: TrafficTail;
 }
 
-const tailOf = (scope: ChScope, table: 'events' | 'visits' | 'identity_links') =>
-  table === 'events' ? scope.tail.events : table === 'visits' ? scope.tail.visits : scope.tail.links;
-
 /**
  * The site's rows of `table`; `where` narrows the copied rows before `FINAL` (a time range), and
  * the caller applies it again over the union.
  */
 export function siteRows(
   scope: ChScope,
-  table: 'events' | 'visits' | 'identity_links',
+  table: TailTable,
   where: ChFragment = chRaw('1'),
 ): ChFragment {
-  const tail = tailOf(scope, table);
+  const tail = scope.tail.rows[table];
   const site = typed(scope.siteId, 'UUID');
   // Rows with a newer version not yet copied, and rows deleted in PostgreSQL but maybe not yet here.
   const hidden = [...tail.map((row) => rowKeyOf(table, row)), ...scope.tail.deleted[table]];

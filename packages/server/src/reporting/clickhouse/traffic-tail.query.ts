@@ -14,34 +14,33 @@ import { withReadMemory } from '../grouped.query.js';
  */
 export const MAX_TAIL_ROWS = 20_000;
 
+export type TailTable = 'events' | 'visits' | 'identity_links' | 'crawler_hits';
+
 export interface TrafficTail {
-  events: Record<string, unknown>[];
-  visits: Record<string, unknown>[];
-  links: Record<string, unknown>[];
+  /** Each table's rows not yet copied. */
+  rows: Record<TailTable, Record<string, unknown>[]>;
   /** Keys of rows deleted in PostgreSQL whose deletion ClickHouse may not have applied yet. */
-  deleted: Record<'events' | 'visits' | 'identity_links', string[]>;
+  deleted: Record<TailTable, string[]>;
 }
+
+const TABLES: TailTable[] = ['events', 'visits', 'identity_links', 'crawler_hits'];
 
 export function readTrafficTail(db: Kysely<DB>, siteId: string): Promise<TrafficTail | null> {
   return withReadMemory(
     db,
     async (trx) => {
-      const events = await readUnshipped(trx, 'events', siteId, MAX_TAIL_ROWS);
-      const visits = await readUnshipped(trx, 'visits', siteId, MAX_TAIL_ROWS);
-      const links = await readUnshipped(trx, 'identity_links', siteId, MAX_TAIL_ROWS);
-      const deleted = {
-        events: await pendingDeletedKeys(trx, 'events', siteId, MAX_TAIL_ROWS),
-        visits: await pendingDeletedKeys(trx, 'visits', siteId, MAX_TAIL_ROWS),
-        identity_links: await pendingDeletedKeys(trx, 'identity_links', siteId, MAX_TAIL_ROWS),
+      const tail: TrafficTail = {
+        rows: { events: [], visits: [], identity_links: [], crawler_hits: [] },
+        deleted: { events: [], visits: [], identity_links: [], crawler_hits: [] },
       };
-      if (!events || !visits || !links || !deleted.events || !deleted.visits || !deleted.identity_links)
-        return null;
-      return {
-        events,
-        visits,
-        links,
-        deleted: { events: deleted.events, visits: deleted.visits, identity_links: deleted.identity_links },
-      };
+      for (const table of TABLES) {
+        const rows = await readUnshipped(trx, table, siteId, MAX_TAIL_ROWS);
+        const deleted = await pendingDeletedKeys(trx, table, siteId, MAX_TAIL_ROWS);
+        if (!rows || !deleted) return null;
+        tail.rows[table] = rows;
+        tail.deleted[table] = deleted;
+      }
+      return tail;
     },
     { snapshot: true },
   );
