@@ -94,7 +94,7 @@ export function createServices({
   // Traffic reports.
   const stats = createStatsService({ db, clock, sites, clickhouse: clickhouseReads });
   const { secretKey } = config;
-  const visits = createVisitsService({ db, clock, sites, rates, secretKey });
+  const visits = createVisitsService({ db, clock, sites, rates, secretKey, clickhouse: clickhouseReads });
   const events = createEventsService({ db, clock, sites, rates, secretKey, clickhouse: clickhouseReads });
   const funnels = createFunnelsService({ db, clock, sites, rates, clickhouse: clickhouseReads });
   const realtime = createRealtimeService({ db, clock, sites, rates, clickhouse: clickhouseReads });

@@ -103,3 +103,24 @@ export async function findSessionRow(db: Kysely<DB>, siteId: string, id: string)
   `.execute(db);
   return rows[0] ?? null;
 }
+
+/** What a session row from ClickHouse lacks (session-rows.ch.query.ts), by visit id. */
+export interface PostgresOnlyFields {
+  ref: string | null;
+  conversions: number;
+}
+
+/** The `ref` tag (not copied to ClickHouse) and the conversion count of each visit, by id. */
+export async function findPostgresOnlyFields(
+  db: Kysely<DB>,
+  siteId: string,
+  visitIds: readonly string[],
+): Promise<Map<string, PostgresOnlyFields>> {
+  if (visitIds.length === 0) return new Map();
+  const { rows } = await sql<PostgresOnlyFields & { id: string }>`
+    select v.id, nullif(v.ref, '') as ref, (select count(*) from ${conversionsOfVisit()} c)::int as conversions
+    from visits v
+    where v.site_id = ${siteId} and v.id in (${sql.join(visitIds)})
+  `.execute(db);
+  return new Map(rows.map(({ id, ...fields }) => [id, fields]));
+}

@@ -10,16 +10,16 @@ import { badInput, notFound } from '../http/errors.js';
 import type { Clock } from '../lib/clock.js';
 import { createHandleCodec } from '../people/visitor-handles.js';
 import type { RatesService } from '../rates/rates.service.js';
+import type { ClickHouseReads } from '../reporting/clickhouse/ch-read.js';
 import { addDays, dayIn, resolveTimezone } from '../reporting/date-range.js';
 import { parseFiltersText } from '../reporting/filters.js';
 import type { SitesService } from '../sites/sites.service.js';
 import { decodeSessionCursor, encodeSessionCursor, type SessionCursor } from './session-cursor.js';
 import { findVisitPayments } from './session-payments.query.js';
+import { readSession, readSessionPage } from './session-reads.js';
 import { netRevenueByVisit } from './session-revenue.js';
-import { findSessionRow, listSessionRows, type SessionRow } from './session-rows.query.js';
+import type { SessionRow } from './session-rows.query.js';
 import { presentTrail } from './session-trail.js';
-import { listTrailRows } from './session-trail.query.js';
-import { findPersonFirstVisits } from './session-visitors.query.js';
 import {
   DEFAULT_LIMIT,
   DEFAULT_WINDOW_DAYS,
@@ -38,18 +38,28 @@ export interface VisitsDeps {
   rates: Pick<RatesService, 'convertMinor'>;
   /** Seals the `vh_` handles (people/visitor-handles.ts). */
   secretKey: string;
+  /** ClickHouse for the traffic, when configured (session-reads.ts). */
+  clickhouse?: ClickHouseReads;
 }
 
-export function createVisitsService({ db, clock, sites, rates, secretKey }: VisitsDeps) {
+export function createVisitsService({ db, clock, sites, rates, secretKey, clickhouse }: VisitsDeps) {
   const codec = createHandleCodec(secretKey);
+  const readers = { db, clickhouse };
 
-  /** The rows as the interface shows them: handles, revenue in the site's currency. */
-  async function presentRows(site: { id: string; currency: string }, rows: SessionRow[]) {
-    const visitIds = rows.map((row) => row.id);
-    const [firstVisits, payments] = await Promise.all([
-      findPersonFirstVisits(db, site.id, [...new Set(rows.map((row) => row.visitor_id))]),
-      findVisitPayments(db, site.id, visitIds),
-    ]);
+  /**
+   * The rows as the interface shows them: handles (from each visitor's person's first visit),
+   * revenue in the site's currency.
+   */
+  async function presentRows(
+    site: { id: string; currency: string },
+    rows: SessionRow[],
+    firstVisits: Map<string, string>,
+  ) {
+    const payments = await findVisitPayments(
+      db,
+      site.id,
+      rows.map((row) => row.id),
+    );
     const revenue = await netRevenueByVisit(rates, payments, site.currency);
     return rows.map((row) =>
       presentSession(row, {
@@ -69,7 +79,7 @@ export function createVisitsService({ db, clock, sites, rates, secretKey }: Visi
       const before = query.before === undefined ? undefined : readCursor(query.before);
       const site = await sites.resolveSite(principal, query.site_id, READ_SCHEDULED);
       const limit = query.limit ?? DEFAULT_LIMIT;
-      const rows = await listSessionRows(db, {
+      const { rows, firstVisits } = await readSessionPage(readers, {
         siteId: site.id,
         from,
         to,
@@ -81,7 +91,7 @@ export function createVisitsService({ db, clock, sites, rates, secretKey }: Visi
       });
       const last = rows.at(-1);
       return {
-        sessions: await presentRows(site, rows),
+        sessions: await presentRows(site, rows, firstVisits),
         next_before:
           rows.length === limit && last
             ? encodeSessionCursor({ startedAt: last.started_at_exact, id: last.id })
@@ -92,12 +102,14 @@ export function createVisitsService({ db, clock, sites, rates, secretKey }: Visi
     /** One session with its entry source and trail; another site's or an unknown id is 404. */
     async get(principal: Principal, id: string, siteRef: string) {
       const site = await sites.resolveSite(principal, siteRef, READ_SCHEDULED);
-      const row = await findSessionRow(db, site.id, id.toLowerCase());
-      if (!row) throw notFound('Session');
-      const [[session], trail] = await Promise.all([
-        presentRows(site, [row]),
-        listTrailRows(db, { siteId: site.id, visitId: row.id, limit: TRAIL_LIMIT + 1 }),
-      ]);
+      const found = await readSession(readers, {
+        siteId: site.id,
+        id: id.toLowerCase(),
+        trailLimit: TRAIL_LIMIT + 1,
+      });
+      if (!found) throw notFound('Session');
+      const { row, trail, firstVisits } = found;
+      const [session] = await presentRows(site, [row], firstVisits);
       return {
         ...(session as ReturnType<typeof presentSession>),
         entry: {
