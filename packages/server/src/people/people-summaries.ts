@@ -7,10 +7,12 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import { loneVisitorOf, type PersonId, personKeyOf, personOfKey } from '../identity/identity.js';
 import type { DayWindow } from '../lib/day-window.js';
+import { type ClickHouseReads, readClickHouse } from '../reporting/clickhouse/ch-read.js';
 import { sumConversions } from './conversion-totals.query.js';
 import type { HandleCodec } from './visitor-handles.js';
 import type { VisitorLabel } from './visitor-labels.js';
 import { findFirstVisits, findPersonVisitorIds, findSeenRanges } from './visitors.store.js';
+import { chSummariseWindowVisits } from './window-visit-summaries.ch.query.js';
 import { summariseWindowVisits, type VisitFacts } from './window-visit-summaries.query.js';
 
 /** Visitor ids read per person; a person with more is summarised from these (rule 5). */
@@ -18,6 +20,8 @@ export const VISITOR_IDS_PER_PERSON = 50;
 
 export interface SummaryContext {
   db: Kysely<DB>;
+  /** When set, the window's visits are summarised by ClickHouse (PostgreSQL when it cannot). */
+  clickhouse?: ClickHouseReads;
   codec: HandleCodec;
   labelFor: (siteId: string, person: PersonId) => VisitorLabel;
   site: { id: string; currency: string };
@@ -115,7 +119,7 @@ function presentRow(ctx: SummaryContext, person: PersonId, f: Figures) {
 }
 
 export async function summarisePeople(ctx: SummaryContext, people: PersonId[]): Promise<PersonSummary[]> {
-  const { db, site, window } = ctx;
+  const { db, clickhouse, site, window } = ctx;
   const personKeys = people.flatMap((person) => personKeyOf(person) ?? []);
   const linked = await findPersonVisitorIds(db, {
     siteId: site.id,
@@ -134,7 +138,10 @@ export async function summarisePeople(ctx: SummaryContext, people: PersonId[]): 
   });
   const visitorIds = [...owner.keys()];
   const range = { siteId: site.id, start: window.start, end: window.end };
-  const visits = await summariseWindowVisits(db, { ...range, visitorIds });
+  const visits =
+    (await readClickHouse({ db, clickhouse }, site.id, (ch, scope) =>
+      chSummariseWindowVisits(ch, scope, db, { ...range, visitorIds }),
+    )) ?? (await summariseWindowVisits(db, { ...range, visitorIds }));
   const seen = await findSeenRanges(db, site.id, visitorIds);
   const firstVisits = await findFirstVisits(db, site.id, visitorIds);
   const totals = await sumConversions(db, { ...range, visitorIds, personKeys, currency: site.currency });

@@ -13,12 +13,15 @@ import type { Clock } from '../lib/clock.js';
 import { type DayWindow, resolveDayWindow } from '../lib/day-window.js';
 import { toMajorUnits } from '../lib/money.js';
 import { convertMajor, roundToCurrency } from '../rates/exchange.js';
+import { type ClickHouseReads, readClickHouse } from '../reporting/clickhouse/ch-read.js';
 import { filterSql } from '../reporting/filter.sql.js';
-import { parseFiltersText } from '../reporting/filters.js';
+import { type Filter, parseFiltersText } from '../reporting/filters.js';
 import type { SitesService } from '../sites/sites.service.js';
 import { findRefundsOfConversions } from '../visits/conversion-refunds.query.js';
+import { chFindGoalPeople } from './goal-people.ch.query.js';
 import { findGoalPeople } from './goal-people.query.js';
 import { createPeopleCursorCodec } from './people-cursor.js';
+import { chFindPeoplePage } from './people-listing.ch.query.js';
 import { findPeoplePage, type PeopleSort } from './people-listing.query.js';
 import {
   type PersonSummary,
@@ -75,6 +78,8 @@ export interface VisitorsDeps {
   clock: Clock;
   sites: Pick<SitesService, 'resolveSite'>;
   secretKey: string;
+  /** When set, the traffic parts of the listing and of the rows are read from ClickHouse. */
+  clickhouse?: ClickHouseReads;
 }
 
 const READ_SCHEDULED = { includeScheduled: true };
@@ -102,7 +107,7 @@ function listedRow({ row }: PersonSummary, window: DayWindow) {
   };
 }
 
-export function createVisitorsService({ db, clock, sites, secretKey }: VisitorsDeps) {
+export function createVisitorsService({ db, clock, sites, secretKey, clickhouse }: VisitorsDeps) {
   const codec = createHandleCodec(secretKey);
   const labelFor = createLabeler(secretKey);
   const cursors = createPeopleCursorCodec(secretKey);
@@ -115,15 +120,18 @@ export function createVisitorsService({ db, clock, sites, secretKey }: VisitorsD
       const page = input.page ?? 1;
       const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
       const offset = (page - 1) * pageSize;
-      const { people, totalCount } = await findGoalPeople(db, {
-        siteId: site.id,
+      const query = {
         goalName: input.goalName,
         start: window.start,
         end: window.end,
         limit: pageSize,
         offset,
-      });
-      const ctx: SummaryContext = { db, codec, labelFor, site, window };
+      };
+      const { people, totalCount } =
+        (await readClickHouse({ db, clickhouse }, site.id, (ch, scope) =>
+          chFindGoalPeople(ch, scope, query),
+        )) ?? (await findGoalPeople(db, { ...query, siteId: site.id }));
+      const ctx: SummaryContext = { db, clickhouse, codec, labelFor, site, window };
       const summaries = await summarisePeople(
         ctx,
         people.map((p) => p.person),
@@ -161,18 +169,15 @@ export function createVisitorsService({ db, clock, sites, secretKey }: VisitorsD
       }
       const limit = input.limit ?? DEFAULT_PAGE_SIZE;
       // One more than the page tells whether another page follows.
-      const listed = await findPeoplePage(db, {
-        siteId: site.id,
-        currency: site.currency,
-        start: window.start,
-        end: window.end,
-        visitMatches: filterSql({ op: 'and', filters }),
-        sort,
-        after,
-        limit: limit + 1,
-      });
+      const filter: Filter = { op: 'and', filters };
+      const query = { siteId: site.id, start: window.start, end: window.end, sort, after, limit: limit + 1 };
+      const listed =
+        (await readClickHouse({ db, clickhouse }, site.id, (ch, scope) =>
+          chFindPeoplePage(ch, scope, { ...query, filter }),
+        )) ??
+        (await findPeoplePage(db, { ...query, currency: site.currency, visitMatches: filterSql(filter) }));
       const page = listed.slice(0, limit);
-      const ctx: SummaryContext = { db, codec, labelFor, site, window };
+      const ctx: SummaryContext = { db, clickhouse, codec, labelFor, site, window };
       const summaries = await summarisePeople(
         ctx,
         page.map((p) => p.person),
@@ -202,7 +207,7 @@ export function createVisitorsService({ db, clock, sites, secretKey }: VisitorsD
       const window = resolveReportWindow(input, clock.now());
       const person = await findPersonOfVisit(db, site.id, subject.visitId);
       if (!person) throw notFound('Visitor');
-      const [summary] = await summarisePeople({ db, codec, labelFor, site, window }, [person]);
+      const [summary] = await summarisePeople({ db, clickhouse, codec, labelFor, site, window }, [person]);
       if (!summary) throw notFound('Visitor');
       const range = { siteId: site.id, start: window.start, end: window.end, limit: PROFILE_LIST_LIMIT };
       const visits = await listVisits(db, { ...range, visitorIds: summary.visitorIds });
