@@ -107,7 +107,7 @@ export async function funnelReport(db: Kysely<DB>, q: FunnelReportQuery): Promis
 }
 
 /** The query's rows (one per step reached, per group) as one row per group with every step. */
-function collectRows(stepCount: number, rows: Row[]): FunnelReportRow[] {
+export function collectRows(stepCount: number, rows: Row[]): FunnelReportRow[] {
   const groups = new Map<string, FunnelReportRow>();
   // Every person reaching no step still leaves the total row: zeros.
   groups.set('total', {

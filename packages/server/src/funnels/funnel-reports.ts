@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import { badInput } from '../http/errors.js';
 import type { Clock } from '../lib/clock.js';
+import { type ClickHouseReads, type Readers, readClickHouse } from '../reporting/clickhouse/ch-read.js';
 import {
   checkCustomRange,
   type DateRangeInput,
@@ -16,9 +17,11 @@ import {
 } from '../reporting/date-range.js';
 import { type Filter, parseFiltersText } from '../reporting/filters.js';
 import { firstVisitDay } from '../reporting/first-visit-day.query.js';
+import { rangeInstants } from '../reporting/grain.sql.js';
 import { MAX_RANGE_YEARS } from '../reporting/stats-vocabulary.js';
 import { breakdownFigures, stepFigures } from './funnel-figures.js';
-import { type FunnelBreakdown, funnelReport } from './funnel-report.query.js';
+import { chFunnelReport } from './funnel-report.ch.query.js';
+import { type FunnelBreakdown, type FunnelReportQuery, funnelReport } from './funnel-report.query.js';
 import type { FunnelStep } from './funnel-steps.js';
 import type { ReportQuery } from './funnels.schemas.js';
 
@@ -63,7 +66,23 @@ function dateRangeOf(query: ReportQuery): DateRangeInput {
   return [query.from, query.to];
 }
 
-export function createFunnelReports({ db, clock }: { db: Kysely<DB>; clock: Clock }) {
+/** The report's people per step: from ClickHouse when it can answer, else from PostgreSQL. */
+export async function readFunnelReport(readers: Readers, q: FunnelReportQuery) {
+  const fromClickHouse = await readClickHouse(readers, q.siteId, async (ch, scope) =>
+    chFunnelReport(ch, scope, q, await rangeInstants(readers.db, q)),
+  );
+  return fromClickHouse ?? funnelReport(readers.db, q);
+}
+
+export function createFunnelReports({
+  db,
+  clock,
+  clickhouse,
+}: {
+  db: Kysely<DB>;
+  clock: Clock;
+  clickhouse?: ClickHouseReads;
+}) {
   return async function runReport(
     site: { id: string },
     funnel: { steps: FunnelStep[]; windowHours: number },
@@ -73,16 +92,19 @@ export function createFunnelReports({ db, clock }: { db: Kysely<DB>; clock: Cloc
     const firstDay = options.dateRange === 'all' ? await firstVisitDay(db, site.id, options.timezone) : null;
     const { from, to } = resolveDateRange(options.dateRange, today, firstDay);
     const breakdown = options.breakdown ?? null;
-    const rows = await funnelReport(db, {
-      siteId: site.id,
-      steps: funnel.steps,
-      windowHours: funnel.windowHours,
-      from,
-      to,
-      timezone: options.timezone,
-      breakdown,
-      filters: options.filters,
-    });
+    const rows = await readFunnelReport(
+      { db, clickhouse },
+      {
+        siteId: site.id,
+        steps: funnel.steps,
+        windowHours: funnel.windowHours,
+        from,
+        to,
+        timezone: options.timezone,
+        breakdown,
+        filters: options.filters,
+      },
+    );
     return {
       steps: stepFigures(
         funnel.steps,

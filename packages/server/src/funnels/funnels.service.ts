@@ -69,7 +69,7 @@ export function createFunnelsService({
   const siteFor = (principal: Principal, ref: string, access: 'read' | 'write') =>
     sites.resolveSite(principal, ref, { includeScheduled: access === 'read' });
 
-  const runReport = createFunnelReports({ db, clock });
+  const runReport = createFunnelReports({ db, clock, clickhouse });
 
   async function requireFunnel(siteId: string, id: string) {
     const funnel = await store.findFunnel(db, siteId, funnelIdOf(id));
