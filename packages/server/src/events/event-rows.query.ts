@@ -18,7 +18,7 @@ import { type EventType, PAGEVIEW_NAME } from './event-types.js';
 import { EVENT_TYPE_SQL, isEventTypeSql } from './event-types.sql.js';
 
 /** Larger stored properties are never sent to the application (the listing nulls them anyway). */
-const PROPERTIES_TRANSFER_LIMIT_BYTES = 65_536;
+export const PROPERTIES_TRANSFER_LIMIT_BYTES = 65_536;
 const NEWEST_FIRST = sql`order by occurred_at desc, event_id collate "C" desc`;
 
 export interface EventRow {
@@ -55,10 +55,10 @@ export interface EventPageQuery extends Instants {
   limit: number;
 }
 
-type RowType = 'pageview' | 'event';
+export type RowType = 'pageview' | 'event';
 
 /** The stored row types the filters admit: pageviews have no stored name and are not `event` rows. */
-function rowTypesOf(q: EventPageQuery): RowType[] {
+export function rowTypesOf(q: Pick<EventPageQuery, 'type' | 'name'>): RowType[] {
   const byType = q.type === undefined ? null : q.type === 'pageview' ? 'pageview' : 'event';
   const byName = q.name === undefined ? null : q.name === PAGEVIEW_NAME ? 'pageview' : 'event';
   return (['pageview', 'event'] as const).filter((t) => (byType ?? t) === t && (byName ?? t) === t);

@@ -11,7 +11,7 @@ import { badInput } from '../http/errors.js';
 import type { Clock } from '../lib/clock.js';
 import { createHandleCodec } from '../people/visitor-handles.js';
 import type { RatesService } from '../rates/rates.service.js';
-import type { ClickHouseReads } from '../reporting/clickhouse/ch-read.js';
+import { type ClickHouseReads, readClickHouse } from '../reporting/clickhouse/ch-read.js';
 import { resolveTimezone } from '../reporting/date-range.js';
 import { filterSql } from '../reporting/filter.sql.js';
 import { type Filter, filterLeaves, parseFiltersText } from '../reporting/filters.js';
@@ -19,6 +19,8 @@ import { rangeInstants } from '../reporting/grain.sql.js';
 import { isVisitDimension } from '../reporting/stats-vocabulary.js';
 import type { SitesService } from '../sites/sites.service.js';
 import { AI_ASSISTANTS } from '../sources/sources.data.js';
+import { chCountEventNames } from './clickhouse/ch-event-names.query.js';
+import { chListEventRows } from './clickhouse/ch-event-rows.query.js';
 import { decodeCursor, encodeCursor } from './event-cursor.js';
 import { countEventNames } from './event-names.query.js';
 import { handlesOf, personOfHandle, senderKey } from './event-people.js';
@@ -46,6 +48,7 @@ export function createEventsService({
   clickhouse?: ClickHouseReads;
 }) {
   const codec = createHandleCodec(secretKey);
+  const readers = { db, clickhouse };
 
   return {
     /** One page of events, newest first; an empty page, not a 404, when nothing matches. */
@@ -63,17 +66,24 @@ export function createEventsService({
       const person =
         query.visitor === undefined ? undefined : await personOfHandle(db, codec, site.id, query.visitor);
       if (person === null) return { events: [], next_before: null };
-      const rows = await listEventRows(db, {
+      const page = {
         siteId: site.id,
         ...instants,
         type: query.type,
         name: query.name,
         visitId: query.session,
         person,
-        visitCondition: visitFilters.length ? filterSql({ op: 'and', filters: visitFilters }) : undefined,
         before,
         limit,
-      });
+      };
+      const rows =
+        (await readClickHouse(readers, site.id, (ch, scope) =>
+          chListEventRows(ch, scope, db, { ...page, visitFilters }),
+        )) ??
+        (await listEventRows(db, {
+          ...page,
+          visitCondition: visitFilters.length ? filterSql({ op: 'and', filters: visitFilters }) : undefined,
+        }));
       const handles = await handlesOf(db, codec, site.id, rows);
       const last = rows.at(-1);
       return {
@@ -89,7 +99,11 @@ export function createEventsService({
       const window = resolveEventWindow(query, timezone, clock.now());
       const site = await sites.resolveSite(principal, query.site_id, READ_SCHEDULED);
       const instants = await rangeInstants(db, window);
-      return { names: await countEventNames(db, { siteId: site.id, ...instants, type: query.type }) };
+      const q = { siteId: site.id, ...instants, type: query.type };
+      const names =
+        (await readClickHouse(readers, site.id, (ch, scope) => chCountEventNames(ch, scope, q))) ??
+        (await countEventNames(db, q));
+      return { names };
     },
   };
 }
