@@ -242,7 +242,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     sites: services.sites,
     convert: (amountMinor, from, to, day) => services.rates.convertMinor(amountMinor, from, to, day),
-    clickhouse: services.clickhouseEngine?.reads,
   });
   registerMcpRoutes(app);
   registerOpenApiRoute(app);

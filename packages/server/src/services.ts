@@ -67,7 +67,13 @@ export function createServices({
   if (!config.secretKey) throw new Error('config.secretKey must be resolved before the services are built');
   const ingest = createIngestService({ db, clock, secretKey: config.secretKey });
   const goals = createGoalsService({ db, clock, sites });
-  const visitors = createVisitorsService({ db, clock, sites, secretKey: config.secretKey, clickhouse: clickhouseReads });
+  const visitors = createVisitorsService({
+    db,
+    clock,
+    sites,
+    secretKey: config.secretKey,
+    clickhouse: clickhouseReads,
+  });
   const rates = createRatesService({ db, clock });
   // Payment-processor connections.
   const integrations = createIntegrationsService({

@@ -9,10 +9,11 @@ import type { DB } from '../db/types.js';
 import { badInput } from '../http/errors.js';
 import type { Clock } from '../lib/clock.js';
 import type { RatesService } from '../rates/rates.service.js';
-import type { ClickHouseReads } from '../reporting/clickhouse/ch-read.js';
+import { type ClickHouseReads, type Readers, readClickHouse } from '../reporting/clickhouse/ch-read.js';
 import { addDays, dayIn, resolveTimezone, toDate } from '../reporting/date-range.js';
 import { rangeInstants } from '../reporting/grain.sql.js';
 import type { SitesService } from '../sites/sites.service.js';
+import { chAiVisitsByPage, chRawCrawlerHitsByPage } from './ai-visibility.ch.query.js';
 import {
   AI_VISIBILITY_DEFAULT_DAYS,
   AI_VISIBILITY_DEFAULT_LIMIT,
@@ -20,7 +21,7 @@ import {
   type AiVisibilityQuery,
 } from './ai-visibility.schemas.js';
 import { aiVisitsByPage } from './ai-visits-by-page.query.js';
-import { crawlerHitsByPage } from './crawler-hits-by-page.query.js';
+import { crawlerHitsByPage, crawlerInstants, rawCrawlerHitsByPage } from './crawler-hits-by-page.query.js';
 import {
   aiCreditedConversions,
   aiCreditedPayments,
@@ -48,6 +49,28 @@ function resolveRange(query: { from?: string; to?: string }, today: string) {
   return { from, to };
 }
 
+/**
+ * The report's traffic: crawler hits per page, operator and purpose, and AI visits per entry page.
+ * The raw hits and visits come from ClickHouse when it can answer, else from PostgreSQL; the daily
+ * path rollup that completes the hits is always PostgreSQL's.
+ */
+async function readTraffic(
+  readers: Readers,
+  w: { siteId: string; from: string; to: string; start: Date; end: Date },
+) {
+  const fromClickHouse = await readClickHouse(readers, w.siteId, async (ch, scope) => {
+    const [split, visits] = await Promise.all([
+      chRawCrawlerHitsByPage(ch, scope, crawlerInstants(w)),
+      chAiVisitsByPage(ch, scope, w),
+    ]);
+    return { split, visits };
+  });
+  const [split, visits] = fromClickHouse
+    ? [fromClickHouse.split, fromClickHouse.visits]
+    : await Promise.all([rawCrawlerHitsByPage(readers.db, w), aiVisitsByPage(readers.db, w)]);
+  return { crawlers: await crawlerHitsByPage(readers.db, w, split), visits };
+}
+
 export function createAiVisibilityService({
   db,
   clock,
@@ -71,9 +94,8 @@ export function createAiVisibilityService({
       const model = query.attribution_model ?? site.attribution_model;
       const { start, end } = await rangeInstants(db, { from, to, timezone });
       const window = { siteId: site.id, model, start, end };
-      const [crawlers, visits, conversions, payments, refunds] = await Promise.all([
-        crawlerHitsByPage(db, { siteId: site.id, from, to }),
-        aiVisitsByPage(db, window),
+      const [{ crawlers, visits }, conversions, payments, refunds] = await Promise.all([
+        readTraffic({ db, clickhouse }, { siteId: site.id, from, to, start, end }),
         aiCreditedConversions(db, window),
         aiCreditedPayments(db, window),
         aiCreditedRefunds(db, window),

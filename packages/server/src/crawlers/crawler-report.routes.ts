@@ -9,7 +9,6 @@ import { codedErrorSchema } from '../http/schemas.js';
 import type { Clock } from '../lib/clock.js';
 import { daySchema, resolveDayWindow } from '../lib/day-window.js';
 import { SITE_REF_PATTERN } from '../lib/ids.js';
-import type { ClickHouseReads } from '../reporting/clickhouse/ch-read.js';
 import type { SitesService } from '../sites/sites.service.js';
 import { buildCrawlerReport, type Convert } from './crawler-report.js';
 import { crawlerReportExample } from './crawlers.examples.js';
@@ -133,14 +132,7 @@ const reportSchema = z
 
 export function registerCrawlerReportRoute(
   app: FastifyInstance,
-  deps: {
-    db: Kysely<DB>;
-    clock: Clock;
-    sites: Pick<SitesService, 'resolveSite'>;
-    convert: Convert;
-    /** ClickHouse for the crawler hits, when CLICKHOUSE_URL is set. */
-    clickhouse?: ClickHouseReads;
-  },
+  deps: { db: Kysely<DB>; clock: Clock; sites: Pick<SitesService, 'resolveSite'>; convert: Convert },
 ) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/crawlers',

@@ -11,7 +11,7 @@ export interface Window {
 
 const endOf = (day: string) => new Date(`${day}T00:00:00Z`).getTime() + 86_400_000;
 
-/** Hits per crawler and day, from the daily rollup. */
+/** Hits per crawler and day, from the daily rollup, in day and then crawler byte order. */
 export function crawlerDays(db: Kysely<DB>, w: Window) {
   return db
     .selectFrom('daily_crawler_hits')
@@ -20,10 +20,11 @@ export function crawlerDays(db: Kysely<DB>, w: Window) {
     .where('day', '>=', w.from)
     .where('day', '<=', w.to)
     .orderBy('day')
+    .orderBy(sql`crawler collate "C"`)
     .execute();
 }
 
-/** The most fetched paths in the window (spoofed hits are not in the rollup). */
+/** The most fetched paths in the window, ties in path byte order (spoofed hits are not in the rollup). */
 export function topPaths(db: Kysely<DB>, w: Window, limit = 20) {
   return db
     .selectFrom('daily_crawler_paths')
@@ -37,7 +38,7 @@ export function topPaths(db: Kysely<DB>, w: Window, limit = 20) {
     .where('day', '<=', w.to)
     .groupBy(['path_key', 'path'])
     .orderBy('hits', 'desc')
-    .orderBy('path')
+    .orderBy(sql`path collate "C"`)
     .limit(limit)
     .execute();
 }

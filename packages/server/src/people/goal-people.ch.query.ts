@@ -7,11 +7,10 @@
  */
 import type { ClickHouse } from '../clickhouse/connection.js';
 import type { PersonId } from '../identity/identity.js';
-import { chRows, chTime } from '../reporting/clickhouse/ch-read.js';
+import { chMoment, chRows, chTime } from '../reporting/clickhouse/ch-read.js';
 import { type ChFragment, chSql } from '../reporting/clickhouse/ch-sql.js';
 import { type ChScope, personLinks, personOf, siteRows } from '../reporting/clickhouse/ch-tables.sql.js';
 import type { GoalPeoplePage, GoalPeopleQuery } from './goal-people.query.js';
-import { utc } from './window-visit-summaries.ch.query.js';
 
 export async function chFindGoalPeople(
   ch: ClickHouse,
@@ -55,7 +54,10 @@ export async function chFindGoalPeople(
       ORDER BY last_completed_at DESC, person ASC
       LIMIT ${q.limit} OFFSET ${q.offset}`),
   );
-  const people = rows.map((row) => ({ person: row.person as PersonId, last_completed_at: utc(row.last_at) }));
+  const people = rows.map((row) => ({
+    person: row.person as PersonId,
+    last_completed_at: chMoment(row.last_at),
+  }));
   if (rows[0]) return { people, totalCount: Number(rows[0].total_count) };
   // A page past the end still tells how many there are.
   const [count] = await chRows(ch, over(chSql`SELECT count() AS n FROM completers WHERE ${eligible}`));

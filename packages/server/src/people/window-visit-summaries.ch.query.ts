@@ -8,7 +8,7 @@
 import type { Kysely } from 'kysely';
 import type { ClickHouse } from '../clickhouse/connection.js';
 import type { DB } from '../db/types.js';
-import { type ChRow, chRows, chTime } from '../reporting/clickhouse/ch-read.js';
+import { type ChRow, chMoment, chRows, chTime } from '../reporting/clickhouse/ch-read.js';
 import { chJoin, chRaw, chSql } from '../reporting/clickhouse/ch-sql.js';
 import { type ChScope, siteRows } from '../reporting/clickhouse/ch-tables.sql.js';
 import type { VisitFacts, WindowVisitSummary } from './window-visit-summaries.query.js';
@@ -35,7 +35,6 @@ const picked = (pick: 'argMin' | 'argMax', prefix: string) =>
   FACTS.map((name) => chRaw(`toString(${pick}(v.${name}, ${ORDER})) AS ${prefix}_${name}`));
 
 /** A DateTime64(3) as ClickHouse writes it ('YYYY-MM-DD HH:MM:SS.mmm', UTC), as a moment. */
-export const utc = (text: unknown) => new Date(`${String(text).replace(' ', 'T')}Z`);
 
 export async function chSummariseWindowVisits(
   ch: ClickHouse,
@@ -71,8 +70,8 @@ export async function chSummariseWindowVisits(
     const id = text('id');
     return {
       id,
-      started_at: utc(text('started_at')),
-      last_activity_at: utc(text('last_activity_at')),
+      started_at: chMoment(text('started_at')),
+      last_activity_at: chMoment(text('last_activity_at')),
       entry_url: text('entry_url'),
       source_kind: text('source_kind') as VisitFacts['source_kind'],
       session_ai_source: text('session_ai_source'),

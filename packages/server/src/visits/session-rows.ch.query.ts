@@ -6,7 +6,7 @@
  */
 import type { ClickHouse } from '../clickhouse/connection.js';
 import { chFilter, VISIT_COLUMNS_ON_VISITS } from '../reporting/clickhouse/ch-columns.sql.js';
-import { type ChRow, chRows, chTime } from '../reporting/clickhouse/ch-read.js';
+import { type ChRow, chMoment, chRows, chTime } from '../reporting/clickhouse/ch-read.js';
 import { type ChFragment, chRaw, chSql, typed } from '../reporting/clickhouse/ch-sql.js';
 import { type ChScope, siteRows } from '../reporting/clickhouse/ch-tables.sql.js';
 import type { Instants } from '../reporting/grain.sql.js';
@@ -36,17 +36,14 @@ const COLUMNS = chSql`
  */
 const sessionsOf = (rows: ChFragment) => chSql`SELECT ${COLUMNS} FROM (${rows}) AS v`;
 
-/** A ClickHouse time ('YYYY-MM-DD HH:MM:SS.mmm', UTC) as a moment. */
-export const utcMoment = (text: unknown) => new Date(`${String(text).replace(' ', 'T')}Z`);
-
 function toSession(row: ChRow): SessionTraffic {
   const startedAt = String(row.started_at);
   return {
     ...(row as unknown as SessionTraffic),
-    started_at: utcMoment(startedAt),
+    started_at: chMoment(startedAt),
     // Visits start on a millisecond (ingest times are epoch milliseconds), so these digits are exact.
     started_at_exact: `${startedAt.replace(' ', 'T')}000`,
-    last_activity_at: utcMoment(row.last_activity_at),
+    last_activity_at: chMoment(row.last_activity_at),
   };
 }
 

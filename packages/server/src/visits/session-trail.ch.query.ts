@@ -4,10 +4,9 @@
  * conversions, which PostgreSQL reads (they may be payments, tied to the visit there).
  */
 import type { ClickHouse } from '../clickhouse/connection.js';
-import { chRows } from '../reporting/clickhouse/ch-read.js';
+import { chMoment, chRows } from '../reporting/clickhouse/ch-read.js';
 import { chSql, typed } from '../reporting/clickhouse/ch-sql.js';
 import { type ChScope, siteRows } from '../reporting/clickhouse/ch-tables.sql.js';
-import { utcMoment } from './session-rows.ch.query.js';
 import { PROPERTIES_TRANSFER_LIMIT_BYTES, type TrailRow } from './session-trail.query.js';
 
 /** The visit's first `limit` pageviews by time then event id (bytewise, as PostgreSQL's trail orders them). */
@@ -37,14 +36,14 @@ export async function chListTrailPageviews(
       name: row.name === null ? null : String(row.name),
       origin: row.origin as TrailRow['origin'],
       is_payment: false,
-      occurred_at: utcMoment(row.occurred_text),
+      occurred_at: chMoment(row.occurred_text),
       page: row.page === null ? null : String(row.page),
       properties: text === null || isOversized ? null : JSON.parse(text),
       is_oversized: isOversized,
       // A pageview never carries a value (ingest/enrich.ts), and money is not copied.
       value_minor: null,
       currency: null,
-      next_pageview_at: next ? utcMoment(next.occurred_text) : null,
+      next_pageview_at: next ? chMoment(next.occurred_text) : null,
     };
   });
 }

@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import type { ClickHouse } from '../../clickhouse/connection.js';
 import type { DB } from '../../db/types.js';
 import { chFilter } from '../../reporting/clickhouse/ch-columns.sql.js';
-import { type ChRow, chRows, chTime } from '../../reporting/clickhouse/ch-read.js';
+import { type ChRow, chMoment, chRows, chTime } from '../../reporting/clickhouse/ch-read.js';
 import { type ChFragment, chJoin, chRaw, chSql } from '../../reporting/clickhouse/ch-sql.js';
 import { type ChScope, personLinks, siteRows } from '../../reporting/clickhouse/ch-tables.sql.js';
 import type { Filter } from '../../reporting/filters.js';
@@ -124,7 +124,7 @@ export async function chListEventRows(
       event_id: row.event_id as string,
       type: row.kind as EventType,
       name: row.name as string | null,
-      occurred_at: new Date(`${row.occurred_at}Z`.replace(' ', 'T')),
+      occurred_at: chMoment(row.occurred_at),
       cursor_at: cursorTime(row.occurred_at as string),
       visitor_id: row.visitor_id as string | null,
       person_key: row.person_key as string | null,

@@ -54,3 +54,6 @@ export async function chRows(ch: ClickHouse, fragment: ChFragment): Promise<ChRo
 
 /** A moment as a bound `DateTime64(3, 'UTC')`, the type of every time column in ClickHouse. */
 export const chTime = (at: Date) => typed(clickHouseTime(at), "DateTime64(3, 'UTC')");
+
+/** A time as ClickHouse writes it (`YYYY-MM-DD HH:MM:SS.mmm`, UTC) as a Date. */
+export const chMoment = (text: unknown) => new Date(`${String(text).replace(' ', 'T')}Z`);

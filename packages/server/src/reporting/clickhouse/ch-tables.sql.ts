@@ -18,11 +18,7 @@ export interface ChScope {
  * The site's rows of `table`; `where` narrows the copied rows before `FINAL` (a time range), and
  * the caller applies it again over the union.
  */
-export function siteRows(
-  scope: ChScope,
-  table: TailTable,
-  where: ChFragment = chRaw('1'),
-): ChFragment {
+export function siteRows(scope: ChScope, table: TailTable, where: ChFragment = chRaw('1')): ChFragment {
   const tail = scope.tail.rows[table];
   const site = typed(scope.siteId, 'UUID');
   // Rows with a newer version not yet copied, and rows deleted in PostgreSQL but maybe not yet here.
