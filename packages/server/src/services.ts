@@ -103,7 +103,7 @@ export function createServices({
   const visits = createVisitsService({ db, clock, sites, rates, secretKey, clickhouse: clickhouseReads });
   const events = createEventsService({ db, clock, sites, rates, secretKey, clickhouse: clickhouseReads });
   const funnels = createFunnelsService({ db, clock, sites, rates, clickhouse: clickhouseReads });
-  const realtime = createRealtimeService({ db, clock, sites, rates, clickhouse: clickhouseReads });
+  const realtime = createRealtimeService({ db, clock, sites, rates });
   const statsRollups = createStatsRollups({ db, clock });
   const aiVisibility = createAiVisibilityService({ db, clock, sites, rates, clickhouse: clickhouseReads });
   // AI crawler tracking.

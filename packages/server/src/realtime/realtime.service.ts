@@ -8,16 +8,8 @@ import type { Principal } from '../access/principal.js';
 import type { DB } from '../db/types.js';
 import { type Clock, MINUTE_MS } from '../lib/clock.js';
 import type { RatesService } from '../rates/rates.service.js';
-import { type ClickHouseReads, readClickHouse } from '../reporting/clickhouse/ch-read.js';
 import type { SitesService } from '../sites/sites.service.js';
-import { chActiveVisitors, chActivityByMinute, chTopPages, chTopSources } from './realtime.ch.query.js';
-import {
-  type ActivityWindow,
-  activeVisitors,
-  activityByMinute,
-  topPages,
-  topSources,
-} from './realtime.query.js';
+import { activeVisitors, activityByMinute, topPages, topSources } from './realtime.query.js';
 
 /** Activity this recent (bounds included) makes a visitor current. */
 export const ACTIVE_WINDOW_MS = 5 * MINUTE_MS;
@@ -29,14 +21,11 @@ export function createRealtimeService({
   db,
   clock,
   sites,
-  clickhouse,
 }: {
   db: Kysely<DB>;
   clock: Clock;
   sites: Pick<SitesService, 'resolveSite'>;
   rates: RatesService;
-  /** ClickHouse for the traffic this report reads, when CLICKHOUSE_URL is set. */
-  clickhouse?: ClickHouseReads;
 }) {
   return {
     async realtime(principal: Principal, query: { site_id: string }) {
@@ -46,16 +35,12 @@ export function createRealtimeService({
       const current = { siteId: site.id, since: new Date(now.getTime() - ACTIVE_WINDOW_MS), until: now };
       const lastMinute = Math.floor(now.getTime() / MINUTE_MS);
       const firstMinute = lastMinute - (SERIES_MINUTES - 1);
-      const series = { siteId: site.id, since: new Date(firstMinute * MINUTE_MS), until: now };
-      const [visitors, pages, sources, minutes] =
-        (await readClickHouse({ db, clickhouse }, site.id, (ch, scope) =>
-          Promise.all([
-            chActiveVisitors(ch, scope, current),
-            chTopPages(ch, scope, current, TOP_ROWS),
-            chTopSources(ch, scope, current, TOP_ROWS),
-            chActivityByMinute(ch, scope, series),
-          ]),
-        )) ?? (await readPostgres(db, current, series));
+      const [visitors, pages, sources, minutes] = await Promise.all([
+        activeVisitors(db, current),
+        topPages(db, current, TOP_ROWS),
+        topSources(db, current, TOP_ROWS),
+        activityByMinute(db, { siteId: site.id, since: new Date(firstMinute * MINUTE_MS), until: now }),
+      ]);
       const byMinute = new Map(minutes.map((row) => [row.minute, row]));
       return {
         visitors,
@@ -77,12 +62,3 @@ export function createRealtimeService({
 }
 
 export type RealtimeService = ReturnType<typeof createRealtimeService>;
-
-function readPostgres(db: Kysely<DB>, current: ActivityWindow, series: ActivityWindow) {
-  return Promise.all([
-    activeVisitors(db, current),
-    topPages(db, current, TOP_ROWS),
-    topSources(db, current, TOP_ROWS),
-    activityByMinute(db, series),
-  ]);
-}
