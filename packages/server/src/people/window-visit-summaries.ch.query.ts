@@ -11,30 +11,18 @@ import type { DB } from '../db/types.js';
 import { type ChRow, chMoment, chRows, chTime } from '../reporting/clickhouse/ch-read.js';
 import { chJoin, chRaw, chSql } from '../reporting/clickhouse/ch-sql.js';
 import { type ChScope, siteRows } from '../reporting/clickhouse/ch-tables.sql.js';
-import type { VisitFacts, WindowVisitSummary } from './window-visit-summaries.query.js';
+import {
+  VISIT_FACT_COLUMNS,
+  type VisitFacts,
+  type WindowVisitSummary,
+} from './window-visit-summaries.query.js';
 
-/** The facts ClickHouse holds, as text (ids and times converted back below). */
-const FACTS = [
-  'id',
-  'started_at',
-  'last_activity_at',
-  'entry_url',
-  'source_kind',
-  'session_ai_source',
-  'source_name',
-  'campaign',
-  'device_type',
-  'os',
-  'browser',
-  'country_code',
-  'city',
-] as const;
+/** The facts ClickHouse holds (all but `ref`, which is not copied), as text (ids and times converted back below). */
+const FACTS = VISIT_FACT_COLUMNS.filter((name) => name !== 'ref');
 
 const ORDER = '(v.started_at, toString(v.id))';
 const picked = (pick: 'argMin' | 'argMax', prefix: string) =>
   FACTS.map((name) => chRaw(`toString(${pick}(v.${name}, ${ORDER})) AS ${prefix}_${name}`));
-
-/** A DateTime64(3) as ClickHouse writes it ('YYYY-MM-DD HH:MM:SS.mmm', UTC), as a moment. */
 
 export async function chSummariseWindowVisits(
   ch: ClickHouse,
