@@ -112,7 +112,14 @@ export function createServices({
   const sharedLinks = createSharedLinksService({ db, clock, sites, publicUrl: config.publicUrl });
   const crawlerRanges = createCrawlerRanges({ db, clock });
   const crawlerHits = createCrawlerHitsService({ db, clock, ranges: crawlerRanges, sites });
-  const retention = createRetention({ db, clock });
+  const retention = createRetention({
+    db,
+    clock,
+    clickhouse: clickhouseEngine && {
+      pgRetentionDays: config.trafficPgRetentionDays,
+      deletes: clickhouseEngine.shipper,
+    },
+  });
   const plannerStatistics = createPlannerStatistics({ db });
   // Privacy operations.
   const siteExport = createSiteExportService({ db, clock, sites });

@@ -57,7 +57,7 @@ describe.runIf(chdbInstalled)('AI visibility from ClickHouse', () => {
       db: t.database.db,
       clickhouse: { ch: t.clickhouse as ClickHouse, onFailure: () => {} },
     };
-    const fromClickHouse = await readClickHouse(readers, site.id, async (ch, scope) => ({
+    const fromClickHouse = await readClickHouse(readers, site.id, null, async (ch, scope) => ({
       tail: scope.tail.rows.visits.length + scope.tail.rows.crawler_hits.length,
       hits: await chRawCrawlerHitsByPage(ch, scope, range),
       visits: await chAiVisitsByPage(ch, scope, range),

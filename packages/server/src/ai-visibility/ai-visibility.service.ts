@@ -58,7 +58,8 @@ async function readTraffic(
   readers: Readers,
   w: { siteId: string; from: string; to: string; start: Date; end: Date },
 ) {
-  const fromClickHouse = await readClickHouse(readers, w.siteId, async (ch, scope) => {
+  const from = new Date(Math.min(w.start.getTime(), crawlerInstants(w).start.getTime()));
+  const fromClickHouse = await readClickHouse(readers, w.siteId, from, async (ch, scope) => {
     const [split, visits] = await Promise.all([
       chRawCrawlerHitsByPage(ch, scope, crawlerInstants(w)),
       chAiVisitsByPage(ch, scope, w),

@@ -270,3 +270,12 @@ export async function shippedRows(db: Kysely<DB>): Promise<Record<string, number
   const rows = await db.selectFrom('clickhouse_ship_cursors').select(['stream', 'shipped_rows']).execute();
   return Object.fromEntries(rows.map((row) => [row.stream, Number(row.shipped_rows)]));
 }
+
+/** The latest moment before which PostgreSQL may have let go of copied traffic; null: it holds all. */
+export async function pgHoldsFrom(db: Kysely<DB>): Promise<Date | null> {
+  const row = await db
+    .selectFrom('clickhouse_ship_cursors')
+    .select((eb) => eb.fn.max('pg_holds_from').as('from'))
+    .executeTakeFirst();
+  return row?.from ? new Date(row.from) : null;
+}

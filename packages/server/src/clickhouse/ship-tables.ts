@@ -1,4 +1,4 @@
-/** Row types of migrations/037_clickhouse_ship_order.sql: the ship order and the cursors. */
+/** Row types of migrations/037_clickhouse_ship_order.sql and 038: the ship order and the cursors. */
 import type { ColumnType, Generated } from 'kysely';
 import type { NullableTimestamp } from '../db/column-types.js';
 
@@ -18,6 +18,8 @@ export interface ClickhouseShipCursorsTable {
   leased_by: string | null;
   leased_until: NullableTimestamp;
   enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  /** migrations/038_postgres_holds_from.sql: PostgreSQL holds every row of the stream from then on. */
+  pg_holds_from: NullableTimestamp;
 }
 
 export interface ClickhouseDeletionsTable {

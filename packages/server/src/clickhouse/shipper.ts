@@ -11,7 +11,14 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import type { Clock } from '../lib/clock.js';
 import type { ClickHouse } from './connection.js';
-import { applyDeletions, deleteSiteRows } from './deletions.query.js';
+import {
+  applyDeletions,
+  deleteExpiredRows,
+  deletePersonRows,
+  deleteSiteRows,
+  type PersonIds,
+  type RetentionDelete,
+} from './deletions.query.js';
 import {
   advanceStream,
   type Batch,
@@ -70,6 +77,25 @@ export function createShipper(deps: {
    * stream's lease, after its copies: a row copied in a batch read before its deletion committed
    * is deleted after that batch has landed.
    */
+  /**
+   * Runs `work` holding every stream's lease, so no batch read before it lands after it; false
+   * when another worker holds a stream (ask again later).
+   */
+  async function holdingEveryStream(work: () => Promise<void>): Promise<boolean> {
+    const now = clock.now();
+    const held: Stream[] = [];
+    try {
+      for (const stream of STREAMS) {
+        if (!(await claimStream(db, stream, worker, now, new Date(now.getTime() + LEASE_MS)))) return false;
+        held.push(stream);
+      }
+      await work();
+      return true;
+    } finally {
+      for (const stream of held) await advanceStream(db, stream, worker, null, 0, clock.now());
+    }
+  }
+
   async function deleteStream(stream: Stream, maxBatches: number): Promise<number> {
     let applied = 0;
     for (let i = 0; i < maxBatches; i++) {
@@ -176,21 +202,24 @@ export function createShipper(deps: {
      * copy of its rows lands afterwards (PostgreSQL no longer has any by then). Answers false
      * when another worker holds a stream: ask again later.
      */
-    async eraseSite(siteId: string): Promise<boolean> {
-      const now = clock.now();
-      const held: Stream[] = [];
-      try {
-        for (const stream of STREAMS) {
-          if (!(await claimStream(db, stream, worker, now, new Date(now.getTime() + LEASE_MS)))) return false;
-          held.push(stream);
-        }
+    eraseSite: (siteId: string) =>
+      holdingEveryStream(async () => {
         await deleteSiteRows(clickhouse, siteId);
         await forgetSiteDeletions(db, siteId);
-        return true;
-      } finally {
-        for (const stream of held) await advanceStream(db, stream, worker, null, 0, clock.now());
-      }
-    },
+      }),
+
+    /**
+     * Deletes every copy naming a person (privacy erasure), holding every stream's lease as
+     * `eraseSite` does. Answers false when another worker holds a stream.
+     */
+    erasePerson: (siteId: string, ids: PersonIds) =>
+      holdingEveryStream(() => deletePersonRows(clickhouse, siteId, ids)),
+
+    /** Applies retention rules in ClickHouse (retention/clickhouse-rules.ts), as `eraseSite` does. */
+    applyRetention: (rules: RetentionDelete[]) =>
+      holdingEveryStream(async () => {
+        for (const rule of rules) await deleteExpiredRows(clickhouse, rule);
+      }),
 
     /** Whether the last round failed and the shipper is waiting to try again. */
     failing: () => failures > 0,

@@ -61,7 +61,7 @@ describe.runIf(chdbInstalled)('events from ClickHouse and from PostgreSQL', () =
       ? filterSql({ op: 'and', filters: q.visitFilters })
       : undefined;
     const byPostgres = await listEventRows(t.database.db, { ...query, visitCondition });
-    const byClickHouse = await readClickHouse(readers(), siteId, (ch, scope) =>
+    const byClickHouse = await readClickHouse(readers(), siteId, null, (ch, scope) =>
       chListEventRows(ch, scope, t.database.db, query),
     );
     expect(failures).toEqual([]);
@@ -107,7 +107,7 @@ describe.runIf(chdbInstalled)('events from ClickHouse and from PostgreSQL', () =
     }
     for (const type of [undefined, 'custom', 'server', 'payment'] as const) {
       const q = { siteId, ...WINDOW, type };
-      const byClickHouse = await readClickHouse(readers(), siteId, (ch, scope) =>
+      const byClickHouse = await readClickHouse(readers(), siteId, null, (ch, scope) =>
         chCountEventNames(ch, scope, q),
       );
       expect(byClickHouse).not.toBeNull();

@@ -77,7 +77,7 @@ export function createEventsService({
         limit,
       };
       const rows =
-        (await readClickHouse(readers, site.id, (ch, scope) =>
+        (await readClickHouse(readers, site.id, instants.start, (ch, scope) =>
           chListEventRows(ch, scope, db, { ...page, visitFilters }),
         )) ??
         (await listEventRows(db, {
@@ -101,8 +101,9 @@ export function createEventsService({
       const instants = await rangeInstants(db, window);
       const q = { siteId: site.id, ...instants, type: query.type };
       const names =
-        (await readClickHouse(readers, site.id, (ch, scope) => chCountEventNames(ch, scope, q))) ??
-        (await countEventNames(db, q));
+        (await readClickHouse(readers, site.id, instants.start, (ch, scope) =>
+          chCountEventNames(ch, scope, q),
+        )) ?? (await countEventNames(db, q));
       return { names };
     },
   };

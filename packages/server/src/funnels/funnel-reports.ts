@@ -68,8 +68,9 @@ function dateRangeOf(query: ReportQuery): DateRangeInput {
 
 /** The report's people per step: from ClickHouse when it can answer, else from PostgreSQL. */
 export async function readFunnelReport(readers: Readers, q: FunnelReportQuery) {
-  const fromClickHouse = await readClickHouse(readers, q.siteId, async (ch, scope) =>
-    chFunnelReport(ch, scope, q, await rangeInstants(readers.db, q)),
+  const range = await rangeInstants(readers.db, q);
+  const fromClickHouse = await readClickHouse(readers, q.siteId, range.start, (ch, scope) =>
+    chFunnelReport(ch, scope, q, range),
   );
   return fromClickHouse ?? funnelReport(readers.db, q);
 }

@@ -121,6 +121,7 @@ describe.runIf(chdbInstalled)('the funnel report reads ClickHouse as it reads Po
             const byClickHouse = await readClickHouse(
               { db: t.database.db, clickhouse },
               site.id,
+              null,
               async (ch, scope) => chFunnelReport(ch, scope, q, await rangeInstants(t.database.db, q)),
             );
             expect(failures).toEqual([]);
@@ -170,6 +171,7 @@ describe.runIf(chdbInstalled)('the funnel report reads ClickHouse as it reads Po
     const answer = await readClickHouse(
       { db: t.database.db, clickhouse: { ch: t.clickhouse as ClickHouse, onFailure: () => {} } },
       site.id,
+      null,
       (ch, scope) => chFunnelReport(ch, scope, q, instants),
     );
     expect(answer).toBeNull();

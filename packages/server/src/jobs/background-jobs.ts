@@ -138,9 +138,15 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
   // ── Background worker: retention (retention/retention.ts), every hour ──────────────────
   // Raw events go after each site's setting (by default conversion records after 365 days),
   // visits and visitors only where a site sets a time, raw crawler hits and processor event ids
-  // after 90 days, refused-hit counts after 7; daily totals and rollups stay. Each purge runs
-  // even when another one fails.
+  // after 90 days, refused-hit counts after 7; daily totals and rollups stay. With ClickHouse on,
+  // the rules apply there too to rows PostgreSQL no longer holds. Each purge runs even when
+  // another one fails. Not scheduled yet: `purgeCopiedTraffic` (TRAFFIC_PG_RETENTION_DAYS), until
+  // the site export, the privacy access export and `matched` read what left PostgreSQL.
+  const { purgeInClickHouse } = app.services.retention;
   const purges = [
+    ...(purgeInClickHouse
+      ? [{ job: 'clickhouse-retention', what: 'expired rows in ClickHouse', purge: purgeInClickHouse }]
+      : []),
     {
       job: 'conversion-retention',
       what: 'expired conversion records',

@@ -139,7 +139,7 @@ export async function summarisePeople(ctx: SummaryContext, people: PersonId[]): 
   const visitorIds = [...owner.keys()];
   const range = { siteId: site.id, start: window.start, end: window.end };
   const visits =
-    (await readClickHouse({ db, clickhouse }, site.id, (ch, scope) =>
+    (await readClickHouse({ db, clickhouse }, site.id, window.start, (ch, scope) =>
       chSummariseWindowVisits(ch, scope, db, { ...range, visitorIds }),
     )) ?? (await summariseWindowVisits(db, { ...range, visitorIds }));
   const seen = await findSeenRanges(db, site.id, visitorIds);

@@ -114,7 +114,7 @@ describe.runIf(chdbInstalled)('the people reports read ClickHouse as they read P
           const q = { siteId: site.id, start: new Date(window.start), end: new Date(window.end) };
           const query = { ...q, sort: 'visits' as const, after, limit: 3 };
           const { failures, ...both } = readers();
-          const byClickHouse = await readClickHouse(both, site.id, (ch, scope) =>
+          const byClickHouse = await readClickHouse(both, site.id, null, (ch, scope) =>
             chFindPeoplePage(ch, scope, { ...query, filter }),
           );
           const byPostgres = await findPeoplePage(t.database.db, {
@@ -175,7 +175,7 @@ describe.runIf(chdbInstalled)('the people reports read ClickHouse as they read P
           offset,
         };
         const { failures, ...both } = readers();
-        const byClickHouse = await readClickHouse(both, site.id, (ch, scope) =>
+        const byClickHouse = await readClickHouse(both, site.id, null, (ch, scope) =>
           chFindGoalPeople(ch, scope, q),
         );
         const byPostgres = await findGoalPeople(t.database.db, { ...q, siteId: site.id });
@@ -195,7 +195,7 @@ describe.runIf(chdbInstalled)('the people reports read ClickHouse as they read P
         end: new Date(window.end),
       };
       const { failures, ...both } = readers();
-      const byClickHouse = await readClickHouse(both, site.id, (ch, scope) =>
+      const byClickHouse = await readClickHouse(both, site.id, null, (ch, scope) =>
         chSummariseWindowVisits(ch, scope, t.database.db, q),
       );
       expect(failures).toEqual([]);
@@ -214,7 +214,7 @@ describe.runIf(chdbInstalled)('the people reports read ClickHouse as they read P
 
   it('answers the listing and the summaries, with everything copied', async () => {
     const { failures, ...both } = readers();
-    const page = await readClickHouse(both, site.id, (ch, scope) =>
+    const page = await readClickHouse(both, site.id, null, (ch, scope) =>
       chFindPeoplePage(ch, scope, {
         siteId: site.id,
         start: new Date(FIRST_DAY),
@@ -255,7 +255,7 @@ describe.runIf(chdbInstalled)('the people reports read ClickHouse as they read P
   it('leaves the last_seen and revenue sorts to PostgreSQL', async () => {
     const { failures, ...both } = readers();
     for (const sort of ['last_seen', 'revenue'] as const) {
-      const page = await readClickHouse(both, site.id, (ch, scope) =>
+      const page = await readClickHouse(both, site.id, null, (ch, scope) =>
         chFindPeoplePage(ch, scope, {
           siteId: site.id,
           start: new Date(FIRST_DAY),

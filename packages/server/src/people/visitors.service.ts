@@ -128,7 +128,7 @@ export function createVisitorsService({ db, clock, sites, secretKey, clickhouse 
         offset,
       };
       const { people, totalCount } =
-        (await readClickHouse({ db, clickhouse }, site.id, (ch, scope) =>
+        (await readClickHouse({ db, clickhouse }, site.id, window.start, (ch, scope) =>
           chFindGoalPeople(ch, scope, query),
         )) ?? (await findGoalPeople(db, { ...query, siteId: site.id }));
       const ctx: SummaryContext = { db, clickhouse, codec, labelFor, site, window };
@@ -172,7 +172,7 @@ export function createVisitorsService({ db, clock, sites, secretKey, clickhouse 
       const filter: Filter = { op: 'and', filters };
       const query = { siteId: site.id, start: window.start, end: window.end, sort, after, limit: limit + 1 };
       const listed =
-        (await readClickHouse({ db, clickhouse }, site.id, (ch, scope) =>
+        (await readClickHouse({ db, clickhouse }, site.id, window.start, (ch, scope) =>
           chFindPeoplePage(ch, scope, { ...query, filter }),
         )) ??
         (await findPeoplePage(db, { ...query, currency: site.currency, visitMatches: filterSql(filter) }));

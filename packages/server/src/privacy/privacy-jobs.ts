@@ -13,7 +13,7 @@ import { newId } from '../lib/ids.js';
 import { ERASURE_STEPS } from './erasure-steps.store.js';
 import type { RequestRef } from './person-rows.sql.js';
 import * as store from './privacy.store.js';
-import { deleteScope, hasPersonRows } from './scope.store.js';
+import { deleteScope, hasPersonRows, scopeValues } from './scope.store.js';
 
 export const PRIVACY_LEASE_MS = 5 * MINUTE_MS;
 export const PRIVACY_RETRY_DELAY_MS = MINUTE_MS;
@@ -51,6 +51,8 @@ type Outcome = 'completed' | 'paused' | 'lost';
 /** ClickHouse's copy of the traffic, when it is on: an erasure completes once it has applied it. */
 export interface ErasureInClickHouse {
   settleDeletions(siteId: string): Promise<boolean>;
+  /** Deletes every copy naming the person there, found by id (answers false: try later). */
+  erasePerson(siteId: string, ids: { visitors: string[]; personKeys: string[] }): Promise<boolean>;
 }
 
 export function createPrivacyJobs({
@@ -104,12 +106,23 @@ export function createPrivacyJobs({
       }
       if (!(await hasLeftovers(db, ref))) {
         // ClickHouse must have deleted the person too; if it fails, the request retries later.
-        if (clickhouse && !(await clickhouse.settleDeletions(ref.siteId))) return 'paused';
+        if (clickhouse && !(await eraseInClickHouse(clickhouse, ref))) return 'paused';
         return 'completed';
       }
       // Written for the person after its step's turn (a late ingest batch): go round again.
       index = ERASURE_STEPS.findIndex((candidate) => candidate.name === 'outbox_events');
     }
+  }
+
+  /**
+   * The queued deletions of what PostgreSQL deleted, then every copy still naming the person by
+   * id: copied pageviews that already left PostgreSQL are in ClickHouse only.
+   */
+  async function eraseInClickHouse(ch: ErasureInClickHouse, ref: RequestRef): Promise<boolean> {
+    if (!(await ch.settleDeletions(ref.siteId))) return false;
+    const visitors = await scopeValues(db, ref.requestId, 'visitor');
+    const personKeys = await scopeValues(db, ref.requestId, 'person_key');
+    return ch.erasePerson(ref.siteId, { visitors, personKeys });
   }
 
   /** One pass: works open requests, oldest first, within the batch budget. */

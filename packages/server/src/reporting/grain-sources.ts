@@ -123,9 +123,10 @@ const clickhouse =
     ) => Promise<GroupedRow[] | null>,
   ): Source<M> =>
   async (readers, q, metrics) => {
-    if (!readers.clickhouse) return null;
     const range = await rangeInstants(readers.db, q);
-    const rows = await readClickHouse(readers, q.siteId, (ch, scope) => groups(ch, scope, q, range, metrics));
+    const rows = await readClickHouse(readers, q.siteId, range.start, (ch, scope) =>
+      groups(ch, scope, q, range, metrics),
+    );
     if (!rows) return null;
     readers.answeredBy.add('clickhouse');
     return { rows, groupCount: rows.length, paged: false, peopleEstimated: false };

@@ -25,14 +25,20 @@ export const MAX_VISITS_RETENTION_DAYS = 730;
  * The first UTC day none of whose raw rows a purge of this site can have taken yet (the day
  * after the one the oldest cutoff falls on). The rollup job must not build a day before it
  * again, after an identity link made later: built from what is left, it would lose figures.
+ * `pgHoldsFrom`: with ClickHouse on, the moment before which copied pageviews may have left
+ * PostgreSQL (retention/copied-traffic-purge.ts), which bounds it the same way.
  */
 export function firstWholeRawDay(
   site: { events_retention_days: number | null; visits_retention_days: number | null },
   now: Date,
+  pgHoldsFrom: Date | null = null,
 ): string {
   const days = Math.min(
     site.events_retention_days ?? CONVERSION_RETENTION_DAYS,
     site.visits_retention_days ?? Number.POSITIVE_INFINITY,
   );
-  return new Date(now.getTime() - (days - 1) * DAY_MS).toISOString().slice(0, 10);
+  const bySite = new Date(now.getTime() - (days - 1) * DAY_MS).toISOString().slice(0, 10);
+  if (!pgHoldsFrom) return bySite;
+  const byCopies = new Date(pgHoldsFrom.getTime() + DAY_MS).toISOString().slice(0, 10);
+  return byCopies > bySite ? byCopies : bySite;
 }

@@ -97,3 +97,57 @@ export const expiredVisits = (cutoff: Date, builtVisits: RawBuilder<unknown>) =>
 export const goneVisitors = (siteId: string, cutoff: Date) => sql`last_seen < ${cutoff} and not exists (
     select 1 from visits v where v.site_id = ${siteId} and v.visitor_id = visitors.visitor_id
   )`;
+
+/**
+ * Rows of `stream` already copied to ClickHouse: behind its ship cursor
+ * (migrations/037_clickhouse_ship_order.sql), so ClickHouse holds their latest version.
+ */
+const copiedRows = (stream: 'events' | 'crawler_hits') => sql`(ship_xid, ship_seq) < (
+    select c.ship_xid, c.ship_seq from clickhouse_ship_cursors c where c.stream = ${stream})`;
+
+/**
+ * Deletes up to `limit` copied rows of one site from PostgreSQL only (ClickHouse keeps its copy:
+ * `touchtrail.keep_in_clickhouse`, migration 037), and in the same transaction records that
+ * PostgreSQL no longer holds the stream's rows before `cutoff` (migration 038), so no reader
+ * sees the rows gone without the record.
+ */
+export function deleteCopiedRows(
+  db: Kysely<DB>,
+  stream: 'events' | 'crawler_hits',
+  siteId: string,
+  where: RawBuilder<unknown>,
+  cutoff: Date,
+  limit: number,
+): Promise<number> {
+  const key = stream === 'events' ? 'event_id' : 'id';
+  return db.transaction().execute(async (trx) => {
+    await sql`select set_config('touchtrail.keep_in_clickhouse', 'on', true)`.execute(trx);
+    const deleted = await deleteSiteRows(
+      trx,
+      { table: stream, key },
+      siteId,
+      sql`${where} and ${copiedRows(stream)}`,
+      limit,
+    );
+    if (deleted > 0) {
+      await trx
+        .updateTable('clickhouse_ship_cursors')
+        .set({ pg_holds_from: cutoff })
+        .where('stream', '=', stream)
+        .where((eb) => eb.or([eb('pg_holds_from', 'is', null), eb('pg_holds_from', '<', cutoff)]))
+        .execute();
+    }
+    return deleted;
+  });
+}
+
+/** When PostgreSQL holds each copied stream from (migration 038); null: it holds it all. */
+export async function pgHoldsFromByStream(db: Kysely<DB>) {
+  const rows = await db
+    .selectFrom('clickhouse_ship_cursors')
+    .select(['stream', 'pg_holds_from'])
+    .where('stream', 'in', ['events', 'crawler_hits'])
+    .execute();
+  const of = (stream: string) => rows.find((row) => row.stream === stream)?.pg_holds_from ?? null;
+  return { events: of('events'), crawler_hits: of('crawler_hits') };
+}

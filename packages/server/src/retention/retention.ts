@@ -27,11 +27,17 @@
  *
  * Counts of refused hits (sites/site-refusals.ts) go after 7 days: the dashboard reads the last
  * hour only.
+ *
+ * With ClickHouse on, copied pageviews and crawler hits also leave PostgreSQL after
+ * `TRAFFIC_PG_RETENTION_DAYS` (copied-traffic-purge.ts); the rules above then apply in ClickHouse
+ * too (clickhouse-rules.ts).
  */
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import { type Clock, DAY_MS } from '../lib/clock.js';
 import { deleteOldRefusals } from '../sites/site-refusals.js';
+import { clickHouseRetentionRules, type RetentionInClickHouse } from './clickhouse-rules.js';
+import { createCopiedTrafficPurge } from './copied-traffic-purge.js';
 import { createEventPurge } from './event-purge.js';
 import { deleteExpiredCrawlerHits, deleteOldProcessorEvents, listSites } from './retention.store.js';
 import { CRAWLER_HIT_RETENTION_DAYS, PROCESSOR_EVENT_RETENTION_DAYS } from './retention-limits.js';
@@ -44,8 +50,27 @@ export {
   PROCESSOR_EVENT_RETENTION_DAYS,
 } from './retention-limits.js';
 
-export function createRetention({ db, clock }: { db: Kysely<DB>; clock: Clock }) {
+export function createRetention({
+  db,
+  clock,
+  clickhouse,
+}: {
+  db: Kysely<DB>;
+  clock: Clock;
+  /** With ClickHouse on: how many days copied traffic stays in PostgreSQL, and ClickHouse's deletes. */
+  clickhouse?: { pgRetentionDays: number; deletes: RetentionInClickHouse };
+}) {
   return {
+    /** Copied pageviews and crawler hits, from PostgreSQL only; none without ClickHouse. */
+    purgeCopiedTraffic: clickhouse ? createCopiedTrafficPurge(db, clock, clickhouse.pgRetentionDays) : null,
+    /** The rules in ClickHouse, for the rows that left PostgreSQL (clickhouse-rules.ts). */
+    purgeInClickHouse: clickhouse
+      ? async () => {
+          const rules = await clickHouseRetentionRules(db, clock.now());
+          const finished = rules.length === 0 || (await clickhouse.deletes.applyRetention(rules));
+          return { deleted: 0, finished };
+        }
+      : null,
     /** Raw events under each site's rule: conversion records by default, every type when set. */
     purgeExpiredConversions: createEventPurge(db, clock),
     /** Visits, then visitors, of the sites that set `visits_retention_days`. */

@@ -40,14 +40,12 @@ async function withPostgresFields(readers: Readers, siteId: string, rows: Sessio
 
 /** One page of the listing (session-rows.query.ts `listSessionRows`). */
 export async function readSessionPage(readers: Readers, q: SessionPageQuery): Promise<SessionsRead> {
-  const range = readers.clickhouse ? await rangeInstants(readers.db, q) : null;
-  const fromClickHouse =
-    range &&
-    (await readClickHouse(readers, q.siteId, async (ch, scope) => {
-      const rows = await chListSessionRows(ch, scope, q, range);
-      if (!rows) return null;
-      return { rows, firstVisits: await chFindPersonFirstVisits(ch, scope, visitorIdsOf(rows)) };
-    }));
+  const range = await rangeInstants(readers.db, q);
+  const fromClickHouse = await readClickHouse(readers, q.siteId, range.start, async (ch, scope) => {
+    const rows = await chListSessionRows(ch, scope, q, range);
+    if (!rows) return null;
+    return { rows, firstVisits: await chFindPersonFirstVisits(ch, scope, visitorIdsOf(rows)) };
+  });
   if (fromClickHouse)
     return {
       rows: await withPostgresFields(readers, q.siteId, fromClickHouse.rows),
@@ -63,7 +61,7 @@ export async function readSession(
   q: { siteId: string; id: string; trailLimit: number },
 ): Promise<{ row: SessionRow; trail: TrailRow[]; firstVisits: Map<string, string> } | null> {
   // `found` null: ClickHouse answered that the site has no such visit.
-  const fromClickHouse = await readClickHouse(readers, q.siteId, async (ch, scope) => {
+  const fromClickHouse = await readClickHouse(readers, q.siteId, null, async (ch, scope) => {
     const { session } = await chFindSessionRow(ch, scope, q.id);
     if (!session) return { found: null };
     const [pageviews, firstVisits] = await Promise.all([

@@ -192,14 +192,16 @@ describe.runIf(chdbInstalled)('sessions from ClickHouse', () => {
     const readers = { db: t.database.db, clickhouse: { ch: t.clickhouse as ClickHouse, onFailure } };
     const q = { siteId: site.id, ...WINDOW, timezone: 'UTC', filters: parseFilters([]), limit: 100 };
     const range = await rangeInstants(t.database.db, q);
-    const rows = await readClickHouse(readers, site.id, (ch, scope) =>
+    const rows = await readClickHouse(readers, site.id, null, (ch, scope) =>
       chListSessionRows(ch, scope, q, range),
     );
     expect(rows?.length).toBeGreaterThan(20);
     const first = rows?.[0]?.id as string;
-    const found = await readClickHouse(readers, site.id, (ch, scope) => chFindSessionRow(ch, scope, first));
+    const found = await readClickHouse(readers, site.id, null, (ch, scope) =>
+      chFindSessionRow(ch, scope, first),
+    );
     expect(found?.session?.id).toBe(first);
-    const trail = await readClickHouse(readers, site.id, (ch, scope) =>
+    const trail = await readClickHouse(readers, site.id, null, (ch, scope) =>
       chListTrailPageviews(ch, scope, { visitId: first, limit: 10 }),
     );
     expect(trail?.length).toBeGreaterThan(0);

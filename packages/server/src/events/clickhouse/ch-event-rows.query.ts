@@ -5,7 +5,8 @@
  * values, currencies and a payment's open visit are read from PostgreSQL for the page's rows
  * (page-money.query.ts). Answers null, and PostgreSQL reads the page, for what it does not mirror:
  * a session or visit filter on custom, server or payment events (a payment's visit is found by
- * the visit rule in PostgreSQL), a cursor with microseconds, or a row PostgreSQL no longer holds.
+ * the visit rule in PostgreSQL), a cursor with microseconds, or a custom, server or payment
+ * event PostgreSQL no longer holds (deleted meanwhile; pageviews may have left it once copied).
  */
 import type { Kysely } from 'kysely';
 import type { ClickHouse } from '../../clickhouse/connection.js';
@@ -15,6 +16,7 @@ import { type ChRow, chMoment, chRows, chTime } from '../../reporting/clickhouse
 import { type ChFragment, chJoin, chRaw, chSql } from '../../reporting/clickhouse/ch-sql.js';
 import { type ChScope, personLinks, siteRows } from '../../reporting/clickhouse/ch-tables.sql.js';
 import type { Filter } from '../../reporting/filters.js';
+import { COPIED_EVENT_TYPES } from '../../retention/copied-traffic-purge.js';
 import type { EventCursor } from '../event-cursor.js';
 import {
   type EventPageQuery,
@@ -25,7 +27,7 @@ import {
 } from '../event-rows.query.js';
 import { type EventType, PAGEVIEW_NAME } from '../event-types.js';
 import { CH_EVENT_TYPE, chIsEventType } from './ch-event-types.sql.js';
-import { readPageMoney } from './page-money.query.js';
+import { type PageMoneyRow, readPageMoney } from './page-money.query.js';
 
 /** The page query with the session's filters as a filter tree, which ClickHouse compiles itself. */
 export type ChEventPageQuery = Omit<EventPageQuery, 'visitCondition'> & { visitFilters: Filter[] };
@@ -78,7 +80,7 @@ async function readPage(ch: ClickHouse, scope: ChScope, q: ChEventPageQuery): Pr
   const inWindow = chSql`has(${rowTypes}, type) AND occurred_at >= ${chTime(q.start)} AND occurred_at < ${chTime(q.end)}`;
   return chRows(
     ch,
-    chSql`SELECT e.event_id, ${CH_EVENT_TYPE} AS kind, e.name, e.occurred_at, e.visitor_id, e.person_key,
+    chSql`SELECT e.event_id, ${CH_EVENT_TYPE} AS kind, e.type AS stored_type, e.name, e.occurred_at, e.visitor_id, e.person_key,
         e.visit_id, e.path, ifNull(length(e.properties) > ${PROPERTIES_TRANSFER_LIMIT_BYTES}, 0) AS withheld,
         if(withheld, NULL, e.properties) AS props,
         if(e.visit_id IS NULL, NULL, if(e.source_kind = 'ai', 'ai', e.session_ai_source)) AS channel,
@@ -89,6 +91,23 @@ async function readPage(ch: ClickHouse, scope: ChScope, q: ChEventPageQuery): Pr
       LIMIT ${q.limit}`,
   );
 }
+
+/**
+ * A row of a type that leaves PostgreSQL once copied (retention/copied-traffic-purge.ts) may
+ * be in ClickHouse only: it never has a value, and its visit is its own.
+ */
+const leftPostgres = (row: ChRow): PageMoneyRow | undefined =>
+  (COPIED_EVENT_TYPES as readonly unknown[]).includes(row.stored_type)
+    ? { ...NO_MONEY, event_id: row.event_id as string }
+    : undefined;
+
+const NO_MONEY = {
+  value_minor: null,
+  currency: null,
+  payment_visit_id: null,
+  payment_channel: null,
+  payment_ai_source: null,
+};
 
 /** A ClickHouse time ('YYYY-MM-DD HH:MM:SS.mmm', UTC) as the cursor writes it, with microseconds. */
 const cursorTime = (at: string) => `${at.replace(' ', 'T')}000Z`;
@@ -116,7 +135,7 @@ export async function chListEventRows(
   );
   const rows: EventRow[] = [];
   for (const row of page) {
-    const extra = money.get(row.event_id as string);
+    const extra = money.get(row.event_id as string) ?? leftPostgres(row);
     if (!extra) return null; // deleted meanwhile: PostgreSQL reads the page again
     const withheld = Boolean(row.withheld);
     const isPaymentVisit = row.visit_id === null;

@@ -12,6 +12,7 @@
  * day's row first.
  */
 import { type Kysely, sql } from 'kysely';
+import { pgHoldsFrom } from '../../clickhouse/ship-batches.query.js';
 import type { DB } from '../../db/types.js';
 import type { Clock } from '../../lib/clock.js';
 import { MINUTE_MS } from '../../lib/clock.js';
@@ -153,9 +154,10 @@ export function createStatsRollups({ db, clock }: { db: Kysely<DB>; clock: Clock
         .where('erasure_started_at', 'is', null)
         .orderBy('id')
         .execute();
+      const holdsFrom = await pgHoldsFrom(db);
       for (const site of sites) {
         const { id } = site;
-        report.stale += await dropStaleDays(id, now, firstWholeRawDay(site, now));
+        report.stale += await dropStaleDays(id, now, firstWholeRawDay(site, now, holdsFrom));
         const budget = maxDays - report.built;
         const days = await daysToBuild(id, lastDay, budget + 1);
         report.waiting += Math.max(0, days.length - budget);
