@@ -122,8 +122,15 @@ export function createServices({
   });
   const plannerStatistics = createPlannerStatistics({ db });
   // Privacy operations.
-  const siteExport = createSiteExportService({ db, clock, sites });
-  const privacy = createPrivacyService({ db, clock, sites, secretKey, publicUrl: config.publicUrl });
+  const siteExport = createSiteExportService({ db, clock, sites, clickhouse: clickhouseReads });
+  const privacy = createPrivacyService({
+    db,
+    clock,
+    sites,
+    secretKey,
+    publicUrl: config.publicUrl,
+    clickhouse: clickhouseReads,
+  });
   const privacyJobs = createPrivacyJobs({ db, clock, clickhouse: clickhouseEngine?.shipper });
   // Sign-in for people.
   const mailer = createMailer(config);

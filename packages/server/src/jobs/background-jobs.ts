@@ -140,12 +140,15 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
   // visits and visitors only where a site sets a time, raw crawler hits and processor event ids
   // after 90 days, refused-hit counts after 7; daily totals and rollups stay. With ClickHouse on,
   // the rules apply there too to rows PostgreSQL no longer holds. Each purge runs even when
-  // another one fails. Not scheduled yet: `purgeCopiedTraffic` (TRAFFIC_PG_RETENTION_DAYS), until
-  // the site export, the privacy access export and `matched` read what left PostgreSQL.
-  const { purgeInClickHouse } = app.services.retention;
+  // another one fails. With ClickHouse on, copied traffic past TRAFFIC_PG_RETENTION_DAYS leaves
+  // PostgreSQL (retention/copied-traffic-purge.ts).
+  const { purgeInClickHouse, purgeCopiedTraffic } = app.services.retention;
   const purges = [
     ...(purgeInClickHouse
       ? [{ job: 'clickhouse-retention', what: 'expired rows in ClickHouse', purge: purgeInClickHouse }]
+      : []),
+    ...(purgeCopiedTraffic
+      ? [{ job: 'copied-traffic-retention', what: 'copied traffic in PostgreSQL', purge: purgeCopiedTraffic }]
       : []),
     {
       job: 'conversion-retention',

@@ -5,12 +5,15 @@
  * hashes that mean nothing outside this server, so links say only whether they name a user id
  * or an email.
  */
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/types.js';
+import { pgHoldsFrom } from '../clickhouse/ship-batches.query.js';
+import { AppError } from '../http/errors.js';
 import { toMajorUnits } from '../lib/money.js';
+import { type Readers, readClickHouse } from '../reporting/clickhouse/ch-read.js';
+import type { PageCursor } from '../site-export/site-export.query.js';
 import { creditsOf, eventsOf, linksOf, paymentsOf, type Row, visitsOf } from './access-export.query.js';
+import { chPersonEventsPage, type PersonEventsPage } from './ch-person-events.query.js';
 import type { RequestRef } from './person-rows.sql.js';
-import { scopeValues } from './scope.store.js';
+import { scopeIds, scopeValues } from './scope.store.js';
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : value);
 
@@ -57,12 +60,33 @@ export interface ExportHeader {
   generatedAt: Date;
 }
 
+/**
+ * The person's events: from ClickHouse once PostgreSQL no longer holds all traffic (copied
+ * pageviews leave it), page by page; 503 `unavailable` when ClickHouse cannot answer.
+ */
+async function* eventsOfPerson(readers: Readers, ref: RequestRef): AsyncGenerator<Row> {
+  if (!(await pgHoldsFrom(readers.db))) return yield* eventsOf(readers.db, ref);
+  const ids = await scopeIds(readers.db, ref.requestId);
+  let after: PageCursor | null = null;
+  do {
+    const from: PageCursor | null = after;
+    const page: PersonEventsPage | null = await readClickHouse(readers, ref.siteId, null, (ch, scope) =>
+      chPersonEventsPage(ch, scope, readers.db, ids, from),
+    );
+    // readClickHouse answers or refuses here: PostgreSQL does not hold every event.
+    if (!page) throw new AppError(503, 'unavailable', 'ClickHouse could not answer; retry');
+    yield* page.rows;
+    after = page.next;
+  } while (after);
+}
+
 /** The export document as text pieces, in order. */
 export async function* accessExport(
-  db: Kysely<DB>,
+  readers: Readers,
   ref: RequestRef,
   header: ExportHeader,
 ): AsyncGenerator<string> {
+  const db = readers.db;
   const head = {
     request_id: header.requestId,
     generated_at: header.generatedAt.toISOString(),
@@ -75,7 +99,7 @@ export async function* accessExport(
   const sections: [string, AsyncGenerator<Row>, (row: Row) => unknown][] = [
     ['identity_links', linksOf(db, ref), linkView],
     ['visits', visitsOf(db, ref), visitView],
-    ['events', eventsOf(db, ref), eventView],
+    ['events', eventsOfPerson(readers, ref), eventView],
     ['payments', paymentsOf(db, ref), paymentView],
     ['attribution_credits', creditsOf(db, ref), (row) => row],
   ];

@@ -11,6 +11,7 @@ import { AppError, badInput, notFound } from '../http/errors.js';
 import type { Clock } from '../lib/clock.js';
 import { newId, UUID_PATTERN } from '../lib/ids.js';
 import { createHandleCodec } from '../people/visitor-handles.js';
+import { type ClickHouseReads, requireWholeInPostgres } from '../reporting/clickhouse/ch-read.js';
 import type { SitesService } from '../sites/sites.service.js';
 import { accessExport } from './access-export.js';
 import { type CreateRequestBody, DEFAULT_PAGE, type ListQuery } from './privacy.schemas.js';
@@ -26,8 +27,9 @@ export function createPrivacyService(deps: {
   sites: Pick<SitesService, 'resolveSite'>;
   secretKey: string;
   publicUrl: string;
+  clickhouse?: ClickHouseReads;
 }) {
-  const { db, clock, secretKey } = deps;
+  const { db, clock, secretKey, clickhouse } = deps;
   const handles = createHandleCodec(secretKey);
 
   async function requirePrivacyAdmin(principal: Principal) {
@@ -91,7 +93,7 @@ export function createPrivacyService(deps: {
           created_at: clock.now(),
         });
         await storeScope(trx, ref, await seedOf(trx, { secretKey, handles }, site.id, body.subject));
-        const matched = await countMatched(trx, ref);
+        const matched = await countMatched(trx, ref, clickhouse);
         await store.setMatched(trx, id, matched);
       });
       return present((await store.findRequest(db, principal.accountId, id)) as store.RequestRow);
@@ -137,10 +139,12 @@ export function createPrivacyService(deps: {
           'The export expired 7 days after the request completed; make a new request',
         );
       const site = await resolveSite(principal, row.site_id);
+      // Refused before the file starts when events that left PostgreSQL have no ClickHouse to read.
+      if (!clickhouse) await requireWholeInPostgres(db, null);
       return {
         fileName: `touchtrail-access-${row.id}.json`,
         body: accessExport(
-          db,
+          { db, clickhouse },
           { requestId: row.id, siteId: row.site_id },
           {
             requestId: row.id,

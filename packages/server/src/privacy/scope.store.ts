@@ -6,8 +6,12 @@
  * export's `visitor_ids` show whom a request reached before anything is erased.
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { pgHoldsFrom } from '../clickhouse/ship-batches.query.js';
 import type { MatchedCounts, ScopeKind } from '../db/privacy-types.js';
 import type { DB } from '../db/types.js';
+import { AppError } from '../http/errors.js';
+import { type ClickHouseReads, readClickHouse } from '../reporting/clickhouse/ch-read.js';
+import { chCountPersonEvents, type ScopeIds } from './ch-person-events.query.js';
 import { type PersonTable, personRows, type RequestRef } from './person-rows.sql.js';
 import type { Seed } from './subject.js';
 
@@ -85,8 +89,23 @@ export async function scopeValues(db: Kysely<DB>, requestId: string, kind: Scope
   return rows.map((row) => row.value);
 }
 
-/** How many rows of each kind are about the person now. */
-export async function countMatched(db: Kysely<DB>, ref: RequestRef): Promise<MatchedCounts> {
+/** The person's visitor ids and person keys: what ClickHouse is asked about. */
+export async function scopeIds(db: Kysely<DB>, requestId: string): Promise<ScopeIds> {
+  return {
+    visitorIds: await scopeValues(db, requestId, 'visitor'),
+    personKeys: await scopeValues(db, requestId, 'person_key'),
+  };
+}
+
+/**
+ * How many rows of each kind are about the person now. Events are counted in ClickHouse once
+ * PostgreSQL no longer holds all traffic (503 `unavailable` when ClickHouse cannot answer).
+ */
+export async function countMatched(
+  db: Kysely<DB>,
+  ref: RequestRef,
+  clickhouse?: ClickHouseReads,
+): Promise<MatchedCounts> {
   const count = async (table: PersonTable) => {
     const { rows } = await sql<{ n: number }>`
       select count(*)::int as n from ${sql.table(table)} where ${personRows[table](ref)}`.execute(db);
@@ -95,11 +114,27 @@ export async function countMatched(db: Kysely<DB>, ref: RequestRef): Promise<Mat
   return {
     visitors: await count('visitors'),
     visits: await count('visits'),
-    events: await count('events'),
+    events: (await pgHoldsFrom(db))
+      ? await countEventsInClickHouse(db, ref, clickhouse)
+      : await count('events'),
     identity_links: await count('identity_links'),
     payments: await count('payments'),
     refunds: await count('refunds'),
   };
+}
+
+async function countEventsInClickHouse(
+  db: Kysely<DB>,
+  ref: RequestRef,
+  clickhouse?: ClickHouseReads,
+): Promise<number> {
+  const ids = await scopeIds(db, ref.requestId);
+  const n = await readClickHouse({ db, clickhouse }, ref.siteId, null, (ch, scope) =>
+    chCountPersonEvents(ch, scope, ids),
+  );
+  // readClickHouse answers or refuses here: PostgreSQL does not hold every event.
+  if (n === null) throw new AppError(503, 'unavailable', 'ClickHouse could not answer; retry');
+  return n;
 }
 
 /** Forgets whom a request is about (an erasure does once it completes). */

@@ -7,6 +7,7 @@
  */
 import { ClickHouseLogLevel, createClient } from '@clickhouse/client';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Principal } from '../access/principal.js';
 import type { ClickHouse } from '../clickhouse/connection.js';
 import { collect, newVisitorId, pageview } from '../ingest/ingest.fixtures.js';
 import { DAY_MS } from '../lib/clock.js';
@@ -14,6 +15,7 @@ import { type SeededPerson, seedPerson } from '../privacy/privacy.fixtures.js';
 import { parseFilters } from '../reporting/filters.js';
 import { planMetrics } from '../reporting/metric-rules.js';
 import { answerStatsQuery, type StatsQuery } from '../reporting/planner.js';
+import { createSiteExportService } from '../site-export/site-export.service.js';
 import { bearer, useTestApp } from '../test/app.js';
 import { chdbInstalled, copyEverything } from '../test/clickhouse.js';
 import { insertSite } from '../test/factories.js';
@@ -72,11 +74,50 @@ describe.runIf(chdbInstalled)('copied traffic leaves PostgreSQL', () => {
     return Number(((await result.json()) as { n: string }[])[0]?.n);
   };
   let before: Awaited<ReturnType<typeof ask>>[];
+  const get = async (url: string) => {
+    const response = await t.request({ method: 'GET', url, headers: bearer(t.owner.apiKey) });
+    expect(response.statusCode, response.body).toBe(200);
+    return response;
+  };
+  const WINDOW = { from: '2026-03-01', to: '2026-04-15' };
+  const siteExport = async () =>
+    (
+      await get(
+        `/v1/sites/${site.snippet_key}/export?${new URLSearchParams({ ...WINDOW, records: 'events' })}`,
+      )
+    ).body;
+  const eventsListing = async () =>
+    (
+      await get(`/v1/events?${new URLSearchParams({ site_id: site.snippet_key, ...WINDOW, limit: '100' })}`)
+    ).json();
+  /** An access request for the person: what it matched, and its export less the request's own fields. */
+  const accessOf = async (person: SeededPerson) => {
+    const created = await t.request({
+      method: 'POST',
+      url: '/v1/privacy/requests',
+      headers: bearer(t.owner.apiKey),
+      payload: {
+        site_id: site.snippet_key,
+        type: 'access',
+        subject: { kind: 'user_id', value: person.userId },
+      },
+    });
+    expect(created.statusCode, created.body).toBe(202);
+    await t.app.services.privacyJobs.runPrivacyOnce();
+    const {
+      request_id: _id,
+      generated_at: _at,
+      ...doc
+    } = (await get(`/v1/privacy/requests/${created.json().id}/export`)).json();
+    return { matched: created.json().matched, doc };
+  };
+  let beforeExports: { site: string; listing: unknown; bob: Awaited<ReturnType<typeof accessOf>> };
+  let bob: SeededPerson;
 
   beforeAll(async () => {
     site = await insertSite(t, t.owner.accountId, { domain: 'short.example.com' });
     ada = await seedPerson(t, site, t.owner.apiKey, 'ada', new Date('2026-03-02T09:00:00Z'));
-    await seedPerson(t, site, t.owner.apiKey, 'bob', new Date('2026-03-02T15:00:00Z'));
+    bob = await seedPerson(t, site, t.owner.apiKey, 'bob', new Date('2026-03-02T15:00:00Z'));
     for (const [at, path, ref] of [
       ['2026-03-20T10:00:00Z', '/docs', 'https://www.google.com/'],
       ['2026-04-14T10:00:00Z', '/recent', 'https://www.perplexity.ai/'],
@@ -97,6 +138,7 @@ describe.runIf(chdbInstalled)('copied traffic leaves PostgreSQL', () => {
     await copyEverything(db(), engine.shipper);
     before = [];
     for (const query of QUERIES) before.push(await ask(query));
+    beforeExports = { site: await siteExport(), listing: await eventsListing(), bob: await accessOf(bob) };
   }, 120_000);
 
   it('deletes copied pageviews past the days PostgreSQL keeps, and records from when it holds them', async () => {
@@ -144,6 +186,38 @@ describe.runIf(chdbInstalled)('copied traffic leaves PostgreSQL', () => {
       expect(after.results, JSON.stringify(query)).toEqual(before[i]?.results);
       expect(after.results.length, JSON.stringify(query)).toBeGreaterThan(0);
     }
+  });
+
+  it("exports the site's events, lists them and answers a person's access request as before", async () => {
+    const exported = await siteExport();
+    expect(exported).toEqual(beforeExports.site);
+    expect(exported).toContain('"type":"pageview"');
+    expect(await eventsListing()).toEqual(beforeExports.listing);
+    const access = await accessOf(bob);
+    expect(access.matched).toEqual(beforeExports.bob.matched);
+    expect(access.matched.events).toBeGreaterThan(2);
+    expect(access.doc).toEqual(beforeExports.bob.doc);
+    expect(access.doc.events.map((event: { type: string }) => event.type)).toContain('pageview');
+  });
+
+  it('refuses an export of days PostgreSQL no longer holds when no ClickHouse is there to read them', async () => {
+    const services = t.app.services;
+    const withoutClickHouse = createSiteExportService({ db: db(), clock: t.clock, sites: services.sites });
+    const principal: Principal = {
+      kind: 'key',
+      accountId: t.owner.accountId,
+      keyId: 'export-check',
+      createdBy: null,
+      scopes: ['stats:read'],
+      siteId: null,
+    };
+    await expect(
+      withoutClickHouse.open(principal, site.snippet_key, { ...WINDOW, records: 'events' }),
+    ).rejects.toMatchObject({ status: 503, code: 'unavailable' });
+    // Visits and payments stay in PostgreSQL: their export goes on.
+    await expect(
+      withoutClickHouse.open(principal, site.snippet_key, { ...WINDOW, records: 'visits' }),
+    ).resolves.toMatchObject({ format: 'ndjson' });
   });
 
   it('refuses with 503 a range PostgreSQL no longer holds when ClickHouse fails, and answers a later one', async () => {

@@ -8,11 +8,19 @@
 import { domainToASCII } from 'node:url';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../access/principal.js';
+import { pgHoldsFrom } from '../clickhouse/ship-batches.query.js';
 import type { DB } from '../db/types.js';
-import { badInput } from '../http/errors.js';
+import { AppError, badInput } from '../http/errors.js';
 import type { Clock } from '../lib/clock.js';
 import { type DayWindow, resolveDayWindow } from '../lib/day-window.js';
+import {
+  type ClickHouseReads,
+  type Readers,
+  readClickHouse,
+  requireWholeInPostgres,
+} from '../reporting/clickhouse/ch-read.js';
 import type { SitesService } from '../sites/sites.service.js';
+import { chEventsPage } from './ch-events-page.query.js';
 import { csvRow, type ExportFormat, ndjsonLine } from './site-export.encode.js';
 import {
   eventsPage,
@@ -75,6 +83,21 @@ function pageReader<Row extends { cursor_at: string }>(
   };
 }
 
+/**
+ * Events from ClickHouse, for a window that starts before what PostgreSQL still holds: 503
+ * `unavailable` (readClickHouse) for a page ClickHouse cannot read.
+ */
+const clickHouseEvents =
+  (readers: Readers): PageReader =>
+  async (db, request) => {
+    const page = await readClickHouse(readers, request.siteId, request.start, (ch, scope) =>
+      chEventsPage(ch, scope, db, request),
+    );
+    // Never null here: over a window PostgreSQL does not hold whole, readClickHouse answers or refuses.
+    if (!page) throw new AppError(503, 'unavailable', 'ClickHouse could not answer; retry');
+    return { records: page.rows.map(eventFields), next: page.next };
+  };
+
 const READERS: Record<RecordKind, PageReader> = {
   visits: pageReader(visitsPage, visitFields, (row) => row.id),
   events: pageReader(eventsPage, eventFields, (row) => row.event_id),
@@ -106,10 +129,15 @@ function encodePage(format: ExportFormat, kind: RecordKind, records: Record<stri
   return records.map((fields) => csvRow(FIELDS[kind].map((name) => fields[name] ?? null))).join('');
 }
 
-async function* exportChunks(
-  db: Kysely<DB>,
-  plan: { siteId: string; window: DayWindow; format: ExportFormat; kinds: RecordKind[] },
-): AsyncGenerator<string> {
+interface ExportPlan {
+  siteId: string;
+  window: DayWindow;
+  format: ExportFormat;
+  kinds: RecordKind[];
+  readers: Record<RecordKind, PageReader>;
+}
+
+async function* exportChunks(db: Kysely<DB>, plan: ExportPlan): AsyncGenerator<string> {
   const { siteId, window, format } = plan;
   for (const kind of plan.kinds) {
     if (format === 'csv') yield csvRow(FIELDS[kind]);
@@ -122,7 +150,7 @@ async function* exportChunks(
         after,
         limit: EXPORT_PAGE_ROWS,
       };
-      const page = await READERS[kind](db, request);
+      const page = await plan.readers[kind](db, request);
       if (page.records.length > 0) yield encodePage(format, kind, page.records);
       after = page.next;
     } while (after !== null);
@@ -133,8 +161,19 @@ export function createSiteExportService(deps: {
   db: Kysely<DB>;
   clock: Clock;
   sites: Pick<SitesService, 'resolveSite'>;
+  clickhouse?: ClickHouseReads;
 }) {
-  const { db, clock, sites } = deps;
+  const { db, clock, sites, clickhouse } = deps;
+
+  /** PostgreSQL's readers, with ClickHouse's for events once PostgreSQL no longer holds the window. */
+  async function readersFor(window: DayWindow, kinds: RecordKind[]) {
+    const holdsFrom = kinds.includes('events') ? await pgHoldsFrom(db) : null;
+    if (!holdsFrom || window.start >= holdsFrom) return READERS;
+    // Refused before the file starts when no ClickHouse can answer.
+    if (!clickhouse) await requireWholeInPostgres(db, window.start);
+    return { ...READERS, events: clickHouseEvents({ db, clickhouse }) };
+  }
+
   return {
     /**
      * Checks the query and the caller's reach (a 422 or 404 from here has not read a row) and
@@ -148,11 +187,12 @@ export function createSiteExportService(deps: {
         maxDays: EXPORT_MAX_DAYS,
       });
       const site = await sites.resolveSite(principal, siteRef, { includeScheduled: false });
+      const readers = await readersFor(window, kinds);
       return {
         format,
         window,
         fileName: fileNameOf(site.domain, window, format, kinds),
-        chunks: exportChunks(db, { siteId: site.id, window, format, kinds }),
+        chunks: exportChunks(db, { siteId: site.id, window, format, kinds, readers }),
       };
     },
   };

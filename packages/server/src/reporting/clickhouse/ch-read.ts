@@ -66,7 +66,7 @@ async function tryClickHouse<T>(
 }
 
 /** Refuses a PostgreSQL answer over a range from before what PostgreSQL still holds whole. */
-async function requireWholeInPostgres(db: Kysely<DB>, from: Date | null): Promise<void> {
+export async function requireWholeInPostgres(db: Kysely<DB>, from: Date | null): Promise<void> {
   const holdsFrom = await pgHoldsFrom(db);
   if (holdsFrom && (from === null || from < holdsFrom)) {
     throw new AppError(
