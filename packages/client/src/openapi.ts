@@ -5801,7 +5801,7 @@ export interface operations {
                     "application/json": components["schemas"]["SitesError"];
                 };
             };
-            /** @description The credential could not be checked (the database is unavailable); retry */
+            /** @description `unavailable`: with ClickHouse on, events of days PostgreSQL no longer holds and no ClickHouse to read them; retry */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8257,7 +8257,7 @@ export interface operations {
                     "application/json": components["schemas"]["SitesError"];
                 };
             };
-            /** @description The credential could not be checked (the database is unavailable); retry */
+            /** @description `unavailable`: with ClickHouse on, the range starts before the traffic PostgreSQL still holds and ClickHouse could not answer; retry */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10792,7 +10792,7 @@ export interface operations {
                     "application/json": components["schemas"]["SitesError"];
                 };
             };
-            /** @description The credential could not be checked (the database is unavailable); retry */
+            /** @description `unavailable`: with ClickHouse on, the range starts before the traffic PostgreSQL still holds and ClickHouse could not answer; retry */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10980,7 +10980,7 @@ export interface operations {
                     "application/json": components["schemas"]["SitesError"];
                 };
             };
-            /** @description The credential could not be checked (the database is unavailable); retry */
+            /** @description `unavailable`: with ClickHouse on, the range starts before the traffic PostgreSQL still holds and ClickHouse could not answer; retry */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11267,7 +11267,7 @@ export interface operations {
                     "application/json": components["schemas"]["SitesError"];
                 };
             };
-            /** @description The credential could not be checked (the database is unavailable); retry */
+            /** @description `unavailable`: with ClickHouse on, the range starts before the traffic PostgreSQL still holds and ClickHouse could not answer; retry */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11463,7 +11463,7 @@ export interface operations {
                     "application/json": components["schemas"]["SitesError"];
                 };
             };
-            /** @description The credential could not be checked (the database is unavailable); retry */
+            /** @description `unavailable`: with ClickHouse on, the range starts before the traffic PostgreSQL still holds and ClickHouse could not answer; retry */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11599,7 +11599,7 @@ export interface operations {
                     "application/json": components["schemas"]["SitesError"];
                 };
             };
-            /** @description The credential could not be checked (the database is unavailable); retry */
+            /** @description `unavailable`: with ClickHouse on, the range starts before the traffic PostgreSQL still holds and ClickHouse could not answer; retry */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11745,7 +11745,7 @@ export interface operations {
                     "application/json": components["schemas"]["SitesError"];
                 };
             };
-            /** @description The credential could not be checked (the database is unavailable); retry */
+            /** @description `unavailable`: with ClickHouse on, the range starts before the traffic PostgreSQL still holds and ClickHouse could not answer; retry */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11984,7 +11984,7 @@ export interface operations {
                     "application/json": components["schemas"]["SitesError"];
                 };
             };
-            /** @description The credential could not be checked (the database is unavailable); retry */
+            /** @description `unavailable`: with ClickHouse on, the range starts before the traffic PostgreSQL still holds and ClickHouse could not answer; retry */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12240,7 +12240,7 @@ export interface operations {
                     "application/json": components["schemas"]["SitesError"];
                 };
             };
-            /** @description The credential could not be checked (the database is unavailable); retry */
+            /** @description `unavailable`: with ClickHouse on, the range starts before the traffic PostgreSQL still holds and ClickHouse could not answer; retry */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12420,7 +12420,7 @@ export interface operations {
                     "application/json": components["schemas"]["SitesError"];
                 };
             };
-            /** @description The credential could not be checked (the database is unavailable); retry */
+            /** @description `unavailable`: with ClickHouse on, the range starts before the traffic PostgreSQL still holds and ClickHouse could not answer; retry */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12504,7 +12504,7 @@ export interface operations {
                     "application/json": components["schemas"]["SitesError"];
                 };
             };
-            /** @description The credential could not be checked (the database is unavailable); retry */
+            /** @description `unavailable`: with ClickHouse on, the range starts before the traffic PostgreSQL still holds and ClickHouse could not answer; retry */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12729,7 +12729,7 @@ export interface operations {
                     "application/json": components["schemas"]["SitesError"];
                 };
             };
-            /** @description The credential could not be checked (the database is unavailable); retry */
+            /** @description `unavailable`: with ClickHouse on, the range starts before the traffic PostgreSQL still holds and ClickHouse could not answer; retry */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12911,7 +12911,7 @@ export interface operations {
                     "application/json": components["schemas"]["SitesError"];
                 };
             };
-            /** @description The credential could not be checked (the database is unavailable); retry */
+            /** @description `unavailable`: with ClickHouse on, the range starts before the traffic PostgreSQL still holds and ClickHouse could not answer; retry */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13203,7 +13203,7 @@ export interface operations {
                     "application/json": components["schemas"]["SitesError"];
                 };
             };
-            /** @description The credential could not be checked (the database is unavailable); retry */
+            /** @description `unavailable`: with ClickHouse on, the range starts before the traffic PostgreSQL still holds and ClickHouse could not answer; retry */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13428,7 +13428,7 @@ export interface operations {
                     "application/json": components["schemas"]["SitesError"];
                 };
             };
-            /** @description The credential could not be checked (the database is unavailable); retry */
+            /** @description `unavailable`: with ClickHouse on, the range starts before the traffic PostgreSQL still holds and ClickHouse could not answer; retry */
             503: {
                 headers: {
                     [name: string]: unknown;

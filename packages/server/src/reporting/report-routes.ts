@@ -25,4 +25,7 @@ export const statsErrorSchemas = {
   404: codedErrorSchema,
   422: codedErrorSchema,
   429: codedErrorSchema,
+  503: codedErrorSchema.describe(
+    '`unavailable`: with ClickHouse on, the range starts before the traffic PostgreSQL still holds and ClickHouse could not answer; retry',
+  ),
 };

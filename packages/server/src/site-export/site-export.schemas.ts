@@ -60,4 +60,7 @@ export const exportErrorSchemas = {
       'record kind or query parameter, or csv asked for other than one record kind',
   ),
   429: codedErrorSchema,
+  503: codedErrorSchema.describe(
+    '`unavailable`: with ClickHouse on, events of days PostgreSQL no longer holds and no ClickHouse to read them; retry',
+  ),
 };
