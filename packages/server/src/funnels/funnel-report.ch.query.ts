@@ -30,9 +30,8 @@ export async function chFunnelReport(
   const windowMs = q.windowHours * HOUR_MS;
   const hitRange = { ...range, stop: new Date(range.end.getTime() + windowMs) };
   const hits = chStepHits(scope, q.steps, hitRange);
-  const entryVisit =
-    hits && entryVisits(scope, q, chStepOneVisits(scope, q.steps[0] as FunnelStep, hitRange));
-  if (!hits || entryVisit === null) return null;
+  const entryVisit = entryVisits(scope, q, chStepOneVisits(scope, q.steps[0] as FunnelStep, hitRange));
+  if (entryVisit === null) return null;
   const steps = q.steps.map((_, i) => i);
   // t1, t2, …: the first hit of step k after the time of step k-1 (none: no time is after
   // it), within the window after the entry t0.

@@ -1,13 +1,14 @@
 /**
  * step-hits.query.ts in ClickHouse: the pageviews and events of a funnel report that match at
  * least one of its steps, each with its person, as a subquery over the site's traffic
- * (ch-tables.sql.ts `siteRows`). Null when a step is one the mirror cannot match exactly.
+ * (ch-tables.sql.ts `siteRows`).
  */
+import { chProperty } from '../reporting/clickhouse/ch-columns.sql.js';
 import { chTime } from '../reporting/clickhouse/ch-read.js';
 import { type ChFragment, chJoin, chRaw, chSql } from '../reporting/clickhouse/ch-sql.js';
 import { type ChScope, personLinks, siteRows } from '../reporting/clickhouse/ch-tables.sql.js';
 import { containsPattern, matchesPattern } from '../reporting/like-pattern.js';
-import type { FunnelStep, PageStep } from './funnel-steps.js';
+import type { EventStep, FunnelStep, PageStep } from './funnel-steps.js';
 
 /** Step 1 counts from `start` to `end`, the others up to `stop` (the end plus the window). */
 export interface HitRange {
@@ -20,9 +21,7 @@ export interface HitRange {
  * Hits with `person` (as personSql: the linked person, else the visitor id, else the event's
  * person key), `at` in epoch milliseconds, `visit_id` and one flag per step (`s0`, `s1`, …).
  */
-export function chStepHits(scope: ChScope, steps: FunnelStep[], range: HitRange): ChFragment | null {
-  // A property's value as JSON text is not PostgreSQL's `->>` in every case: PostgreSQL answers.
-  if (steps.some((step) => step.type === 'event' && step.property)) return null;
+export function chStepHits(scope: ChScope, steps: FunnelStep[], range: HitRange): ChFragment {
   const eventNames = [...new Set(steps.flatMap((step) => (step.type === 'event' ? [step.name] : [])))];
   const kinds: ChFragment[] = [];
   if (steps.some((step) => step.type === 'page')) kinds.push(chRaw("type = 'pageview'"));
@@ -54,7 +53,7 @@ export function chStepOneVisits(scope: ChScope, step: FunnelStep, range: HitRang
 }
 
 const stepMatches = (step: FunnelStep) =>
-  step.type === 'page' ? chSql`e.type = 'pageview' AND ${pathMatches(step)}` : eventMatches(step.name);
+  step.type === 'page' ? chSql`e.type = 'pageview' AND ${pathMatches(step)}` : eventMatches(step);
 
 /** As page-path.sql.ts: `is` exactly, `contains` in any case, `matches` with `*` wildcards. */
 function pathMatches(step: PageStep): ChFragment {
@@ -68,4 +67,9 @@ function pathMatches(step: PageStep): ChFragment {
   }
 }
 
-const eventMatches = (name: string) => chSql`e.type = 'event' AND e.name = ${name}`;
+/** As step-hits.query.ts: the name, and the property's value read as `->>` reads it. */
+function eventMatches(step: EventStep): ChFragment {
+  const named = chSql`e.type = 'event' AND e.name = ${step.name}`;
+  if (!step.property) return named;
+  return chSql`${named} AND ${chProperty('e', step.property.key)} = ${step.property.value}`;
+}

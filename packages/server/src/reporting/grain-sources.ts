@@ -5,8 +5,8 @@
  *
  * | grain        | rollups (rollups/)                              | ClickHouse (clickhouse/) | raw            |
  * |--------------|-------------------------------------------------|--------------------------|----------------|
- * | visits       | UTC, days or longer, at most one visit dimension (filters too) | all but property filters and page-filtered pageviews | visit-grain |
- * | pageviews    | UTC, days or longer, by page, filtered by page only | all but exit-page and property pieces | pageview-grain |
+ * | visits       | UTC, days or longer, at most one visit dimension (filters too) | all                      | visit-grain |
+ * | pageviews    | UTC, days or longer, by page, filtered by page only | all but the exit page   | pageview-grain |
  * | conversions  | UTC, days or longer, by goal, no `converters` count | —                  | conversion-grain |
  * | goal values  | as conversions                                  | — (money)                | conversion-grain |
  * | revenue      | —                                               | — (money)                | revenue-grain  |

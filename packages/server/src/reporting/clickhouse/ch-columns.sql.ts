@@ -7,7 +7,7 @@
 import type { Filter, FilterLeaf } from '../filters.js';
 import { containsPattern, matchesPattern } from '../like-pattern.js';
 import type { TimeDimension, VisitDimension } from '../stats-vocabulary.js';
-import { isVisitDimension } from '../stats-vocabulary.js';
+import { isVisitDimension, PROPS_PREFIX } from '../stats-vocabulary.js';
 import { type ChFragment, chJoin, chRaw, chSql } from './ch-sql.js';
 
 /** Over `a` (a visit `v`, or an event `e` carrying its visit's attributes). */
@@ -36,6 +36,25 @@ export const VISIT_COLUMNS_ON_VISITS: Partial<Record<VisitDimension, string>> = 
 };
 /** An event row keeps no exit page: it changes with every pageview of the visit. */
 export const VISIT_COLUMNS_ON_EVENTS = visitColumns('e');
+
+/**
+ * One `"key": value` pair of PostgreSQL's jsonb text (copied as it is: shipper and tail alike),
+ * whose values are flat (collect.schemas.ts): a JSON string, or a number, boolean or null.
+ */
+const PROPERTY_PAIR = String.raw`"((?:[^"\\]|\\.)*)": ("(?:[^"\\]|\\.)*"|[^,}]*)`;
+
+/**
+ * One property of the events row `alias`, exactly as PostgreSQL's `properties ->> key` reads
+ * it: a string unescaped, a number or boolean as PostgreSQL writes it, null for JSON null or a
+ * missing key. Read from the jsonb text rather than by ClickHouse's JSON functions, which write
+ * numbers their own way (12.50 as 12.5) and give up on a whole document with an integer past
+ * 64 bits.
+ */
+export function chProperty(alias: string, key: string): ChFragment {
+  const pairs = chSql`extractAllGroups(ifNull(${chRaw(`${alias}.properties`)}, ''), ${PROPERTY_PAIR})`;
+  const raw = chSql`arrayFirst(pair -> pair[1] = ${JSON.stringify(key).slice(1, -1)}, ${pairs})[2]`;
+  return chSql`multiIf(${raw} IN ('', 'null'), NULL, startsWith(${raw}, '"'), JSONExtractString(${raw}), ${raw})`;
+}
 
 /** Buckets of a moment in the zone `tz` (a bound parameter), written as timeBucketSql writes them. */
 export function timeBucket(dimension: TimeDimension, tz: string, column: string): ChFragment {
@@ -86,11 +105,15 @@ function leafFilter(filter: FilterLeaf, rows: ChRows, events: SiteEvents): ChFra
     return column ? leaf(filter, chRaw(column)) : null;
   }
   if (dimension === 'event:page' && rows === 'pageviews') return leaf(filter, chRaw('e.path'));
-  if (dimension !== 'event:page' && dimension !== 'event:goal') return null; // properties: PostgreSQL
   // A leaf about the visit's events: whether one of them is that value (`is_not`: none is).
   const kind = dimension === 'event:page' ? 'pageview' : 'event';
   const positive: FilterLeaf = { ...filter, op: filter.op === 'is_not' ? 'is' : filter.op };
-  const column = chRaw(dimension === 'event:page' ? 'fe.path' : 'fe.name');
+  const column =
+    dimension === 'event:page'
+      ? chRaw('fe.path')
+      : dimension === 'event:goal'
+        ? chRaw('fe.name')
+        : chProperty('fe', dimension.slice(PROPS_PREFIX.length));
   const visit = chRaw(rows === 'visits' ? 'v.id' : 'e.visit_id');
   const had = chSql`coalesce(${visit} IN (
     SELECT fe.visit_id FROM ${events(kind)} AS fe
