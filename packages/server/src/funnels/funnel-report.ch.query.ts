@@ -86,8 +86,7 @@ export async function chFunnelReport(
 function entryVisits(scope: ChScope, q: FunnelReportQuery, ids: ChFragment): ChFragment | null | undefined {
   if (q.filters.length === 0 && q.breakdown === null) return undefined;
   const value = q.breakdown ? VISIT_COLUMNS_ON_VISITS[q.breakdown] : 'NULL';
-  const events = (type: string) => siteRows(scope, 'events', chSql`type = ${type}`);
-  const filter = chFilter({ op: 'and', filters: q.filters }, 'visits', events);
+  const filter = chFilter({ op: 'and', filters: q.filters }, 'visits', scope);
   if (!value || !filter) return null;
   return chSql`(SELECT v.id AS id, 1 AS found, toNullable(${chRaw(value)}) AS b, ${q.filters.length ? filter : chRaw('1')} AS passes
     FROM ${siteRows(scope, 'visits', chSql`id IN ${ids}`)} AS v)`;

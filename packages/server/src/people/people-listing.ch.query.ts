@@ -23,8 +23,7 @@ export async function chFindPeoplePage(
   q: ChPeoplePageQuery,
 ): Promise<ListedPerson[] | null> {
   if (q.sort !== 'visits') return null;
-  const events = (type: string) => siteRows(scope, 'events', chSql`type = ${type}`);
-  const matches = chFilter(q.filter, 'visits', events);
+  const matches = chFilter(q.filter, 'visits', scope);
   if (!matches) return null;
   const overlapping = chSql`started_at >= ${chTime(new Date(q.start.getTime() - LONGEST_VISIT_FOUND_MS))}
     AND started_at < ${chTime(q.end)} AND last_activity_at >= ${chTime(q.start)}`;

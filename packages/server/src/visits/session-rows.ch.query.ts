@@ -55,8 +55,7 @@ export async function chListSessionRows(
   range: Instants,
 ): Promise<SessionTraffic[] | null> {
   if (q.converted !== undefined) return null; // conversions: PostgreSQL
-  const events = (type: string) => siteRows(scope, 'events', chSql`type = ${type}`);
-  const filter = chFilter({ op: 'and', filters: q.filters }, 'visits', events);
+  const filter = chFilter({ op: 'and', filters: q.filters }, 'visits', scope);
   if (!filter) return null;
   const inRange = chSql`started_at >= ${chTime(range.start)} AND started_at < ${chTime(range.end)}`;
   // The cursor keeps PostgreSQL's microseconds, so it is compared at that precision.

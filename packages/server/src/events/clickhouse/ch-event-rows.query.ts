@@ -59,8 +59,7 @@ function conditions(scope: ChScope, q: ChEventPageQuery, rowTypes: RowType[]): C
   if (q.visitId) all.push(chSql`ifNull(toString(e.visit_id) = ${q.visitId}, 0)`);
   if (q.person) all.push(ofPerson(scope, q));
   if (q.visitFilters.length) {
-    const events = (type: string) => siteRows(scope, 'events', chSql`type = ${type}`);
-    const filter = chFilter({ op: 'and', filters: q.visitFilters }, 'pageviews', events);
+    const filter = chFilter({ op: 'and', filters: q.visitFilters }, 'pageviews', scope);
     if (!filter) return null;
     // A pageview without a visit matches no visit condition in PostgreSQL.
     all.push(chSql`(e.visit_id IS NOT NULL AND ${filter})`);

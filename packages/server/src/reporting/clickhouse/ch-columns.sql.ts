@@ -9,6 +9,7 @@ import { containsPattern, matchesPattern } from '../like-pattern.js';
 import type { TimeDimension, VisitDimension } from '../stats-vocabulary.js';
 import { isVisitDimension, PROPS_PREFIX } from '../stats-vocabulary.js';
 import { type ChFragment, chJoin, chRaw, chSql } from './ch-sql.js';
+import { type ChScope, siteRows } from './ch-tables.sql.js';
 
 /** Over `a` (a visit `v`, or an event `e` carrying its visit's attributes). */
 const visitColumns = (a: string): Partial<Record<VisitDimension, string>> => ({
@@ -34,7 +35,7 @@ export const VISIT_COLUMNS_ON_VISITS: Partial<Record<VisitDimension, string>> = 
   ...visitColumns('v'),
   'visit:exit_page': 'v.exit_path',
 };
-/** An event row keeps no exit page: it changes with every pageview of the visit. */
+/** An event row keeps no exit page: it changes with every pageview of the visit (a filter asks the visits). */
 export const VISIT_COLUMNS_ON_EVENTS = visitColumns('e');
 
 /**
@@ -70,55 +71,70 @@ export function timeBucket(dimension: TimeDimension, tz: string, column: string)
   }
 }
 
-/** The site's events of one type (ch-tables.sql.ts `siteRows`), for leaves about a visit's events. */
-export type SiteEvents = (type: 'pageview' | 'event') => ChFragment;
-
 /** What the rows of a filtered read are, as filter.sql.ts names them. */
 export type ChRows = 'visits' | 'pageviews';
 
 /**
  * The filter tree as one condition, always true or false, never null; null when a leaf is one the
- * mirror does not hold (`events` gives the site's event rows of a type, for leaves about a visit's events).
+ * mirror does not hold. Leaves about a visit's events, or a pageview's visit, read the site's
+ * rows of `scope` (ch-tables.sql.ts `siteRows`).
  */
-export function chFilter(filter: Filter, rows: ChRows, events: SiteEvents): ChFragment | null {
+export function chFilter(filter: Filter, rows: ChRows, scope: ChScope): ChFragment | null {
   switch (filter.op) {
     case 'and':
     case 'or': {
       if (filter.filters.length === 0) return chRaw('1');
-      const members = filter.filters.map((member) => chFilter(member, rows, events));
+      const members = filter.filters.map((member) => chFilter(member, rows, scope));
       if (members.some((member) => member === null)) return null;
       return chSql`(${chJoin(members as ChFragment[], filter.op === 'and' ? ' AND ' : ' OR ')})`;
     }
     case 'not': {
-      const inner = chFilter(filter.filter, rows, events);
+      const inner = chFilter(filter.filter, rows, scope);
       return inner && chSql`(NOT ${inner})`;
     }
     default:
-      return leafFilter(filter, rows, events);
+      return leafFilter(filter, rows, scope);
   }
 }
 
-function leafFilter(filter: FilterLeaf, rows: ChRows, events: SiteEvents): ChFragment | null {
+/** A leaf asked of other rows: whether one of `rows` (a subquery of ids) is that value (`is_not`: none is). */
+function hadOne(filter: FilterLeaf, id: ChFragment, rows: (positive: FilterLeaf) => ChFragment): ChFragment {
+  const positive: FilterLeaf = { ...filter, op: filter.op === 'is_not' ? 'is' : filter.op };
+  const had = chSql`coalesce(${id} IN (${rows(positive)}), 0)`;
+  return filter.op === 'is_not' ? chSql`(NOT ${had})` : had;
+}
+
+function leafFilter(filter: FilterLeaf, rows: ChRows, scope: ChScope): ChFragment | null {
   const { dimension } = filter;
   if (isVisitDimension(dimension)) {
     const column = (rows === 'visits' ? VISIT_COLUMNS_ON_VISITS : VISIT_COLUMNS_ON_EVENTS)[dimension];
-    return column ? leaf(filter, chRaw(column)) : null;
+    if (column) return leaf(filter, chRaw(column));
+    if (dimension !== 'visit:exit_page') return null;
+    // A pageview's row does not carry its visit's exit page: ask the visits.
+    return hadOne(
+      filter,
+      chRaw('e.visit_id'),
+      (positive) =>
+        chSql`SELECT xv.id FROM ${siteRows(scope, 'visits')} AS xv WHERE ${leaf(positive, chRaw('xv.exit_path'))}`,
+    );
   }
   if (dimension === 'event:page' && rows === 'pageviews') return leaf(filter, chRaw('e.path'));
-  // A leaf about the visit's events: whether one of them is that value (`is_not`: none is).
+  // A leaf about the visit's events: whether one of them is that value.
   const kind = dimension === 'event:page' ? 'pageview' : 'event';
-  const positive: FilterLeaf = { ...filter, op: filter.op === 'is_not' ? 'is' : filter.op };
   const column =
     dimension === 'event:page'
       ? chRaw('fe.path')
       : dimension === 'event:goal'
         ? chRaw('fe.name')
         : chProperty('fe', dimension.slice(PROPS_PREFIX.length));
-  const visit = chRaw(rows === 'visits' ? 'v.id' : 'e.visit_id');
-  const had = chSql`coalesce(${visit} IN (
-    SELECT fe.visit_id FROM ${events(kind)} AS fe
-    WHERE fe.type = ${kind} AND fe.visit_id IS NOT NULL AND ${leaf(positive, column)}), 0)`;
-  return filter.op === 'is_not' ? chSql`(NOT ${had})` : had;
+  const events = siteRows(scope, 'events', chSql`type = ${kind}`);
+  return hadOne(
+    filter,
+    chRaw(rows === 'visits' ? 'v.id' : 'e.visit_id'),
+    (positive) =>
+      chSql`SELECT fe.visit_id FROM ${events} AS fe
+      WHERE fe.type = ${kind} AND fe.visit_id IS NOT NULL AND ${leaf(positive, column)}`,
+  );
 }
 
 function leaf(filter: FilterLeaf, column: ChFragment): ChFragment {

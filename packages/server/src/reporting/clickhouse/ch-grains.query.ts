@@ -52,8 +52,7 @@ export async function chVisitGroups(
   }
   // With a page filter, `pageviews` counts the matching pageviews only: PostgreSQL reads that.
   if (filteredDimensions(q).has('event:page') && metrics.includes('pageviews')) return null;
-  const events = (type: string) => siteRows(scope, 'events', chSql`type = ${type}`);
-  const filter = chFilter({ op: 'and', filters: q.filters }, 'visits', events);
+  const filter = chFilter({ op: 'and', filters: q.filters }, 'visits', scope);
   if (!filter) return null;
   const inRange = chSql`started_at >= ${time(range.start)} AND started_at < ${time(range.end)}`;
   const withBounces = metrics.includes('bounce_rate');
@@ -114,8 +113,7 @@ export async function chPageviewGroups(
     else if (name === 'event:page') dimensions.push(chRaw('e.path'));
     else return null; // the exit page, properties, goals: PostgreSQL
   }
-  const events = (type: string) => siteRows(scope, 'events', chSql`type = ${type}`);
-  const filter = chFilter({ op: 'and', filters: q.filters }, 'pageviews', events);
+  const filter = chFilter({ op: 'and', filters: q.filters }, 'pageviews', scope);
   if (!filter) return null;
   const inRange = chSql`type = 'pageview' AND occurred_at >= ${time(range.start)} AND occurred_at < ${time(range.end)}`;
   const countsPeople = metrics.includes('visitors');
