@@ -37,6 +37,22 @@ describe.runIf(chdbInstalled)('the ClickHouse schema', () => {
     }
   });
 
+  it('partitions each table by a function of a sorting-key column, as FINAL within partitions needs', async () => {
+    const result = await ch.client.query({
+      query: `SELECT name, partition_key, sorting_key FROM system.tables
+        WHERE database = {database:String} AND partition_key != '' ORDER BY name`,
+      query_params: { database: ch.database },
+      format: 'JSONEachRow',
+    });
+    const tables = (await result.json()) as { name: string; partition_key: string; sorting_key: string }[];
+    expect(tables.map((table) => table.name)).toEqual(['crawler_hits', 'events', 'visits']);
+    for (const { name, partition_key, sorting_key } of tables) {
+      // toYYYYMM(t) beside toDate(t) in the sorting key: one day is never in two months.
+      const column = /^toYYYYMM\((\w+)\)$/.exec(partition_key)?.[1];
+      expect(sorting_key.split(', '), name).toContain(`toDate(${column})`);
+    }
+  });
+
   it('parses on a cluster: replicated local tables behind distributed ones, sharded by person', async () => {
     const statements = (await readDdlFiles()).flatMap((file) =>
       statementsFor(file.statements, 'analytics', 'main_cluster'),
