@@ -117,8 +117,15 @@ function branch(q: EventPageQuery, rowType: RowType) {
   )`;
 }
 
-export async function listEventRows(db: Kysely<DB>, q: EventPageQuery): Promise<EventRow[]> {
-  const branches = rowTypesOf(q).map((rowType) => branch(q, rowType));
+/** A page of the query's rows (of `rowTypes` only, when given). */
+export async function listEventRows(
+  db: Kysely<DB>,
+  q: EventPageQuery,
+  rowTypes: RowType[] = rowTypesOf(q),
+): Promise<EventRow[]> {
+  const branches = rowTypesOf(q)
+    .filter((rowType) => rowTypes.includes(rowType))
+    .map((rowType) => branch(q, rowType));
   if (branches.length === 0) return [];
   const { rows } = await sql<EventRow>`
     with page as (

@@ -97,6 +97,19 @@ describe.runIf(chdbInstalled)('events from ClickHouse and from PostgreSQL', () =
     await samePage({ type: 'pageview', visitId: session, limit: 100, visitFilters: none });
     const ai: Filter = { op: 'is', dimension: 'visit:channel', values: ['ai'] };
     await samePage({ type: 'pageview', limit: 100, visitFilters: [ai] });
+    // Custom, server and payment rows of a visit or channel: read from PostgreSQL, merged.
+    const fromAi = await samePage({ limit: 100, visitFilters: [ai] });
+    expect(new Set(fromAi.map((row) => row.type)).size).toBeGreaterThan(1);
+    await samePage({ type: 'payment', limit: 100, visitFilters: [ai] });
+    await samePage({ visitId: session, limit: 100, visitFilters: none });
+    const paid = all.find((row) => row.type === 'payment' && row.visit_id)?.visit_id;
+    if (paid) await samePage({ visitId: paid, limit: 100, visitFilters: none });
+    for (let pages = 0, cursor: ChEventPageQuery['before']; pages < 100; pages++) {
+      const page = await samePage({ before: cursor, limit: 3, visitFilters: [ai] });
+      const last = page.at(-1);
+      if (page.length < 3 || !last) break;
+      cursor = { at: last.cursor_at, eventId: last.event_id };
+    }
     // Two at a time, with the cursor PostgreSQL hands out.
     let before: ChEventPageQuery['before'];
     for (let pages = 0; pages < 100; pages++) {

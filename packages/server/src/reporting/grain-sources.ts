@@ -6,7 +6,7 @@
  * | grain        | rollups (rollups/)                              | ClickHouse (clickhouse/) | raw            |
  * |--------------|-------------------------------------------------|--------------------------|----------------|
  * | visits       | UTC, days or longer, at most one visit dimension (filters too) | all                      | visit-grain |
- * | pageviews    | UTC, days or longer, by page, filtered by page only | all but by exit page    | pageview-grain |
+ * | pageviews    | UTC, days or longer, by page, filtered by page only | all                      | pageview-grain |
  * | conversions  | UTC, days or longer, by goal, no `converters` count | —                  | conversion-grain |
  * | goal values  | as conversions                                  | — (money)                | conversion-grain |
  * | revenue      | —                                               | — (money)                | revenue-grain  |

@@ -3,10 +3,10 @@
  * then event id in byte order), with the same rows and cursor. ClickHouse finds the page and
  * gives each row's event columns and its visit's channel (events carry their visit's attributes);
  * values, currencies and a payment's open visit are read from PostgreSQL for the page's rows
- * (page-money.query.ts). Answers null, and PostgreSQL reads the page, for what it does not mirror:
- * a session or visit filter on custom, server or payment events (a payment's visit is found by
- * the visit rule in PostgreSQL), a cursor with microseconds, or a custom, server or payment
- * event PostgreSQL no longer holds (deleted meanwhile; pageviews may have left it once copied).
+ * (page-money.query.ts). A session or visit filter on custom, server or payment events reads
+ * those rows from PostgreSQL (chListEventRows). Answers null, and PostgreSQL reads the page, for
+ * a cursor with microseconds, or a custom, server or payment event PostgreSQL no longer holds
+ * (deleted meanwhile; pageviews may have left it once copied).
  */
 import type { Kysely } from 'kysely';
 import type { ClickHouse } from '../../clickhouse/connection.js';
@@ -15,12 +15,14 @@ import { chFilter } from '../../reporting/clickhouse/ch-columns.sql.js';
 import { type ChRow, chMoment, chRows, chTime } from '../../reporting/clickhouse/ch-read.js';
 import { type ChFragment, chJoin, chRaw, chSql } from '../../reporting/clickhouse/ch-sql.js';
 import { type ChScope, personLinks, siteRows } from '../../reporting/clickhouse/ch-tables.sql.js';
+import { filterSql } from '../../reporting/filter.sql.js';
 import type { Filter } from '../../reporting/filters.js';
 import { COPIED_EVENT_TYPES } from '../../retention/copied-traffic-purge.js';
 import type { EventCursor } from '../event-cursor.js';
 import {
   type EventPageQuery,
   type EventRow,
+  listEventRows,
   PROPERTIES_TRANSFER_LIMIT_BYTES,
   type RowType,
   rowTypesOf,
@@ -50,9 +52,12 @@ function beforeCursor(before: EventCursor | undefined): ChFragment | null {
   return chSql`(e.occurred_at < ${at} OR (e.occurred_at = ${at} AND e.event_id < ${before.eventId}))`;
 }
 
+/** Whether the query asks about visits of rows other than pageviews (chListEventRows splits it). */
+const asksVisitsOfEvents = (q: ChEventPageQuery, rowTypes: RowType[]) =>
+  Boolean(q.visitId || q.visitFilters.length) && rowTypes.includes('event');
+
 function conditions(scope: ChScope, q: ChEventPageQuery, rowTypes: RowType[]): ChFragment[] | null {
-  const onlyPageviews = rowTypes.length === 1 && rowTypes[0] === 'pageview';
-  if ((q.visitId || q.visitFilters.length) && !onlyPageviews) return null;
+  if (asksVisitsOfEvents(q, rowTypes)) return null;
   const all: ChFragment[] = [];
   if (q.type) all.push(chIsEventType(q.type));
   if (q.name !== undefined && q.name !== PAGEVIEW_NAME) all.push(chSql`ifNull(e.name = ${q.name}, 0)`);
@@ -113,9 +118,37 @@ const cursorTime = (at: string) => `${at.replace(' ', 'T')}000Z`;
 
 /**
  * One page of events read from ClickHouse, its money from PostgreSQL; null when ClickHouse
- * cannot answer it exactly.
+ * cannot answer it exactly. A session or visit condition on custom, server or payment rows is
+ * split: a payment's visit is found by a rule only PostgreSQL applies, and those rows never leave
+ * PostgreSQL (retention/copied-traffic-purge.ts), so they are read there, the pageviews here,
+ * and the two newest-first pages merged as PostgreSQL orders them.
  */
 export async function chListEventRows(
+  ch: ClickHouse,
+  scope: ChScope,
+  db: Kysely<DB>,
+  q: ChEventPageQuery,
+): Promise<EventRow[] | null> {
+  const rowTypes = rowTypesOf(q);
+  if (!asksVisitsOfEvents(q, rowTypes)) return chPageRows(ch, scope, db, q);
+  const views = rowTypes.includes('pageview')
+    ? await chPageRows(ch, scope, db, { ...q, type: 'pageview' })
+    : [];
+  if (views === null) return null;
+  const visitCondition = q.visitFilters.length
+    ? filterSql({ op: 'and', filters: q.visitFilters })
+    : undefined;
+  const events = await listEventRows(db, { ...q, visitCondition }, ['event']);
+  return [...views, ...events].sort(newestFirst).slice(0, q.limit);
+}
+
+/** Newest first, ties by event id in byte order, as event-rows.query.ts orders a page. */
+function newestFirst(a: EventRow, b: EventRow): number {
+  if (a.cursor_at !== b.cursor_at) return a.cursor_at < b.cursor_at ? 1 : -1;
+  return Buffer.compare(Buffer.from(b.event_id), Buffer.from(a.event_id));
+}
+
+async function chPageRows(
   ch: ClickHouse,
   scope: ChScope,
   db: Kysely<DB>,

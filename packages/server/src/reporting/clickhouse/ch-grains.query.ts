@@ -97,6 +97,17 @@ export async function chVisitGroups(
   return toGroups(rows, dimensions.length, figures);
 }
 
+/**
+ * The exit page of the visits a pageview of the range can belong to, which a pageview's row does
+ * not carry (it changes with every pageview): those started before the range ends and active
+ * since it began. Narrowing by last activity before `FINAL` is exact: it only grows, so the newest
+ * version of a visit passes whenever an older one does.
+ */
+function visitExitPages(scope: ChScope, range: Instants): ChFragment {
+  const active = chSql`started_at < ${time(range.end)} AND last_activity_at >= ${time(range.start)}`;
+  return chSql`(SELECT id, exit_path FROM ${siteRows(scope, 'visits', active)} WHERE ${active})`;
+}
+
 /** The pageview grain's groups, or null when the query uses a piece the mirror does not hold. */
 export async function chPageviewGroups(
   ch: ClickHouse,
@@ -110,9 +121,12 @@ export async function chPageviewGroups(
     if (isTimeDimension(name)) dimensions.push(timeBucket(name, q.timezone, 'e.occurred_at'));
     else if (isVisitDimension(name) && VISIT_COLUMNS_ON_EVENTS[name])
       dimensions.push(chRaw(VISIT_COLUMNS_ON_EVENTS[name] as string));
+    else if (name === 'visit:exit_page') dimensions.push(chRaw('xv.exit_path'));
     else if (name === 'event:page') dimensions.push(chRaw('e.path'));
-    else return null; // the exit page, properties, goals: PostgreSQL
+    else return null; // properties and goals are not pageview dimensions
   }
+  // As PostgreSQL joins a pageview's visit: every pageview has one.
+  const byExitPage = q.dimensions.includes('visit:exit_page');
   const filter = chFilter({ op: 'and', filters: q.filters }, 'pageviews', scope);
   if (!filter) return null;
   const inRange = chSql`type = 'pageview' AND occurred_at >= ${time(range.start)} AND occurred_at < ${time(range.end)}`;
@@ -125,6 +139,7 @@ export async function chPageviewGroups(
       chRaw('count() AS pageviews'),
     ])}
     FROM ${siteRows(scope, 'events', inRange)} AS e
+    ${byExitPage ? chSql`INNER JOIN ${visitExitPages(scope, range)} AS xv ON xv.id = e.visit_id` : chRaw('')}
     ${countsPeople ? chSql`LEFT JOIN ${personLinks(scope)} AS pl ON pl.visitor_id = ifNull(e.visitor_id, '')` : chRaw('')}
     WHERE ${inRange} AND ${filter}
     ${groupBy(dimensions.length)}`;
