@@ -207,9 +207,10 @@ describe.skipIf(ON_POSTGRES)('the funnels pages', () => {
       STEPS[0],
       { ...STEPS[1], property: { key: 'plan', value: 'pro' } },
     ]);
-    expect(await page.getByRole('list', { name: 'People at each step' }).getByRole('listitem').count()).toBe(
-      2,
-    );
+    // The report runs again once the save answers.
+    await expect
+      .poll(() => page.getByRole('list', { name: 'People at each step' }).getByRole('listitem').count())
+      .toBe(2);
 
     await page.getByRole('button', { name: 'Delete' }).click();
     await page

@@ -11,15 +11,18 @@
  * credits a person's visits again when identity links merge them), visitors and identity links.
  * They are a small part of the traffic; pageviews are most of it.
  */
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import { type Clock, DAY_MS } from '../lib/clock.js';
 import { findBuiltDays, onBuiltDays } from './built-days.query.js';
-import { deleteCopiedRows, expiredEvents, listSites } from './retention.store.js';
+import {
+  deleteCopiedRows,
+  expiredCrawlerHits,
+  expiredEvents,
+  listSites,
+  withoutValue,
+} from './retention.store.js';
 import { createSitePurge, type PurgePhase } from './site-purge.js';
-
-/** A row that carries money never leaves PostgreSQL, whatever its type. */
-const withoutValue = (where: RawBuilder<unknown>) => sql`${where} and value_minor is null`;
 
 /** The event types that leave PostgreSQL once copied. */
 export const COPIED_EVENT_TYPES = ['pageview', 'identify', 'engagement'] as const;
@@ -44,14 +47,7 @@ export function createCopiedTrafficPurge(db: Kysely<DB>, clock: Clock, days: num
             ),
       );
       const hits: PurgePhase = (limit) =>
-        deleteCopiedRows(
-          db,
-          'crawler_hits',
-          site.id,
-          sql`occurred_at < ${cutoff} and received_at < ${cutoff}`,
-          cutoff,
-          limit,
-        );
+        deleteCopiedRows(db, 'crawler_hits', site.id, expiredCrawlerHits(cutoff), cutoff, limit);
       return [...events, hits];
     },
   });

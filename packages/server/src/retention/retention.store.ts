@@ -29,15 +29,15 @@ export function listSites(db: Kysely<DB>, after: string | null) {
     .execute();
 }
 
+/** Raw crawler hits that happened and arrived before `cutoff`. */
+export const expiredCrawlerHits = (cutoff: Date) => sql`occurred_at < ${cutoff} and received_at < ${cutoff}`;
+
 /** Up to `limit` raw crawler hits of a site that happened and arrived before `cutoff`. */
 export const deleteExpiredCrawlerHits = (db: Kysely<DB>, siteId: string, cutoff: Date, limit: number) =>
-  deleteSiteRows(
-    db,
-    { table: 'crawler_hits', key: 'id' },
-    siteId,
-    sql`occurred_at < ${cutoff} and received_at < ${cutoff}`,
-    limit,
-  );
+  deleteSiteRows(db, { table: 'crawler_hits', key: 'id' }, siteId, expiredCrawlerHits(cutoff), limit);
+
+/** `where`, less the rows that carry money: those never leave PostgreSQL, whatever their type. */
+export const withoutValue = (where: RawBuilder<unknown>) => sql`${where} and value_minor is null`;
 
 /** Up to `limit` processor event ids that arrived before `cutoff`; refund ids are kept for good. */
 export async function deleteOldProcessorEvents(db: Kysely<DB>, cutoff: Date, limit: number): Promise<number> {
