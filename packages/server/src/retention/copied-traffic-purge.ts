@@ -20,35 +20,57 @@ import {
   expiredCrawlerHits,
   expiredEvents,
   listSites,
+  pgHoldsFromByStream,
+  publishPgHoldsFrom,
   withoutValue,
 } from './retention.store.js';
-import { createSitePurge, type PurgePhase } from './site-purge.js';
+import {
+  createSitePurge,
+  type PurgePhase,
+  type RetentionRun,
+  type RetentionRunOptions,
+} from './site-purge.js';
 
 /** The event types that leave PostgreSQL once copied. */
 export const COPIED_EVENT_TYPES = ['pageview', 'identify', 'engagement'] as const;
 
+/**
+ * Each run first reads when PostgreSQL was said to hold the streams from, then says it holds
+ * them from this run's cutoff on, and deletes only rows before the earlier of the two. A report
+ * that checked the older moment (reporting/clickhouse/ch-read.ts) and reads PostgreSQL meanwhile
+ * finds every row of its range: none of them goes before a later run, an hour on. The first run
+ * deletes nothing.
+ */
 export function createCopiedTrafficPurge(db: Kysely<DB>, clock: Clock, days: number) {
-  return createSitePurge<{ id: string }>({
+  let before: Record<'events' | 'crawler_hits', Date | null> = { events: null, crawler_hits: null };
+  const walk = createSitePurge<{ id: string }>({
     clock,
     listSites: (after) => listSites(db, after),
-    plan: async (site, now) => {
-      const cutoff = new Date(now.getTime() - days * DAY_MS);
-      const builtRows = onBuiltDays(await findBuiltDays(db, site.id), 'occurred_at');
-      const events = COPIED_EVENT_TYPES.map(
-        (type): PurgePhase =>
-          (limit) =>
-            deleteCopiedRows(
-              db,
-              'events',
-              site.id,
-              withoutValue(expiredEvents(type, cutoff, builtRows)),
-              cutoff,
-              limit,
-            ),
-      );
-      const hits: PurgePhase = (limit) =>
-        deleteCopiedRows(db, 'crawler_hits', site.id, expiredCrawlerHits(cutoff), cutoff, limit);
-      return [...events, hits];
+    plan: async (site) => {
+      const phases: PurgePhase[] = [];
+      const events = before.events;
+      if (events) {
+        const builtRows = onBuiltDays(await findBuiltDays(db, site.id), 'occurred_at');
+        for (const type of COPIED_EVENT_TYPES) {
+          const where = withoutValue(expiredEvents(type, events, builtRows));
+          phases.push((limit) => deleteCopiedRows(db, 'events', site.id, where, limit));
+        }
+      }
+      const hits = before.crawler_hits;
+      if (hits)
+        phases.push((limit) =>
+          deleteCopiedRows(db, 'crawler_hits', site.id, expiredCrawlerHits(hits), limit),
+        );
+      return phases;
     },
   });
+  return async (options?: RetentionRunOptions): Promise<RetentionRun> => {
+    const cutoff = new Date(clock.now().getTime() - days * DAY_MS);
+    const held = await pgHoldsFromByStream(db);
+    // The earlier of the two: a longer TRAFFIC_PG_RETENTION_DAYS keeps what it now covers.
+    const earlier = (at: Date | null) => at && new Date(Math.min(at.getTime(), cutoff.getTime()));
+    before = { events: earlier(held.events), crawler_hits: earlier(held.crawler_hits) };
+    await publishPgHoldsFrom(db, cutoff);
+    return walk(options);
+  };
 }

@@ -107,38 +107,37 @@ const copiedRows = (stream: 'events' | 'crawler_hits') => sql`(ship_xid, ship_se
 
 /**
  * Deletes up to `limit` copied rows of one site from PostgreSQL only (ClickHouse keeps its copy:
- * `touchtrail.keep_in_clickhouse`, migration 037), and in the same transaction records that
- * PostgreSQL no longer holds the stream's rows before `cutoff` (migration 038), so no reader
- * sees the rows gone without the record.
+ * `touchtrail.keep_in_clickhouse`, migration 037). `where` must stay before the stream's
+ * `pg_holds_from` as it was before this run (copied-traffic-purge.ts).
  */
 export function deleteCopiedRows(
   db: Kysely<DB>,
   stream: 'events' | 'crawler_hits',
   siteId: string,
   where: RawBuilder<unknown>,
-  cutoff: Date,
   limit: number,
 ): Promise<number> {
   const key = stream === 'events' ? 'event_id' : 'id';
   return db.transaction().execute(async (trx) => {
     await sql`select set_config('touchtrail.keep_in_clickhouse', 'on', true)`.execute(trx);
-    const deleted = await deleteSiteRows(
+    return deleteSiteRows(
       trx,
       { table: stream, key },
       siteId,
       sql`${where} and ${copiedRows(stream)}`,
       limit,
     );
-    if (deleted > 0) {
-      await trx
-        .updateTable('clickhouse_ship_cursors')
-        .set({ pg_holds_from: cutoff })
-        .where('stream', '=', stream)
-        .where((eb) => eb.or([eb('pg_holds_from', 'is', null), eb('pg_holds_from', '<', cutoff)]))
-        .execute();
-    }
-    return deleted;
   });
+}
+
+/** Says PostgreSQL holds the copied streams from `at` on (migration 038); never moves it back. */
+export async function publishPgHoldsFrom(db: Kysely<DB>, at: Date): Promise<void> {
+  await db
+    .updateTable('clickhouse_ship_cursors')
+    .set({ pg_holds_from: at })
+    .where('stream', 'in', ['events', 'crawler_hits'])
+    .where((eb) => eb.or([eb('pg_holds_from', 'is', null), eb('pg_holds_from', '<', at)]))
+    .execute();
 }
 
 /** When PostgreSQL holds each copied stream from (migration 038); null: it holds it all. */
