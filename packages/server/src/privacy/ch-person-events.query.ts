@@ -3,17 +3,15 @@
  * pageviews, identify and engagement events leave it: retention/copied-traffic-purge.ts): what
  * the access export writes and `matched.events` counts. The person is the request's scope, read
  * from PostgreSQL; the rows are those person-rows.sql.ts `personRows.events` finds, over copied
- * and uncopied rows alike (ch-tables.sql.ts `siteRows`). Values and currencies come from
- * PostgreSQL; a row of a kind that stays there but is no longer there was deleted meanwhile.
+ * and uncopied rows alike, read as the site export reads them (site-export/ch-events-page.query.ts).
  */
 import type { Kysely } from 'kysely';
 import type { ClickHouse } from '../clickhouse/connection.js';
 import type { DB } from '../db/types.js';
-import { readPageMoney } from '../events/clickhouse/page-money.query.js';
-import { chMoment, chRows, chTime } from '../reporting/clickhouse/ch-read.js';
-import { type ChFragment, chRaw, chSql } from '../reporting/clickhouse/ch-sql.js';
+import { chRows } from '../reporting/clickhouse/ch-read.js';
+import { type ChFragment, chSql } from '../reporting/clickhouse/ch-sql.js';
 import { type ChScope, siteRows } from '../reporting/clickhouse/ch-tables.sql.js';
-import { COPIED_EVENT_TYPES } from '../retention/copied-traffic-purge.js';
+import { chExportedEventsPage } from '../site-export/ch-events-page.query.js';
 import type { PageCursor } from '../site-export/site-export.query.js';
 import type { Row } from './access-export.query.js';
 
@@ -46,6 +44,10 @@ export async function chCountPersonEvents(ch: ClickHouse, scope: ChScope, ids: S
   return Number(row?.n ?? 0);
 }
 
+/** As access-export.query.ts names a row's person key: whether it is a user id or an email. */
+const identifiedBy = (personKey: string | null) =>
+  personKey?.startsWith('u:') ? 'user_id' : personKey?.startsWith('e:') ? 'email' : null;
+
 /** One page of the person's events in (time, event id) order, after `after`; null when done. */
 export async function chPersonEventsPage(
   ch: ClickHouse,
@@ -54,46 +56,14 @@ export async function chPersonEventsPage(
   ids: ScopeIds,
   after: PageCursor | null,
 ): Promise<PersonEventsPage> {
-  const at = after ? chTime(chMoment(after.at)) : null;
-  const cursor =
-    after && at
-      ? chSql`(e.occurred_at > ${at} OR (e.occurred_at = ${at} AND e.event_id > ${after.id}))`
-      : chRaw('1');
-  const found = await chRows(
-    ch,
-    chSql`SELECT e.event_id, e.type, e.name, e.visitor_id, e.visit_id, e.occurred_at, e.url, e.properties, e.origin,
-        multiIf(startsWith(ifNull(e.person_key, ''), 'u:'), 'user_id', startsWith(ifNull(e.person_key, ''), 'e:'), 'email', NULL) AS identified_by
-      FROM ${siteRows(scope, 'events')} AS e
-      WHERE ${ofPerson(scope, ids)} AND ${cursor}
-      ORDER BY e.occurred_at, e.event_id
-      LIMIT ${PAGE_ROWS}`,
-  );
-  const money = new Map(
-    (
-      await readPageMoney(
-        db,
-        scope.siteId,
-        found.map((row) => row.event_id as string),
-      )
-    ).map((row) => [row.event_id, row]),
-  );
-  const rows: Row[] = [];
-  for (const { identified_by, ...row } of found) {
-    const stored = money.get(row.event_id as string);
-    if (!stored && !(COPIED_EVENT_TYPES as readonly unknown[]).includes(row.type)) continue;
-    rows.push({
-      ...row,
-      occurred_at: chMoment(row.occurred_at),
-      properties: row.properties === null ? null : JSON.parse(row.properties as string),
-      value_minor: stored?.value_minor ?? null,
-      currency: stored?.currency ?? null,
-      identified_by,
-    });
-  }
-  const last = found.at(-1);
-  const next =
-    last && found.length === PAGE_ROWS
-      ? { at: last.occurred_at as string, id: last.event_id as string }
-      : null;
-  return { rows, next };
+  const page = await chExportedEventsPage(ch, scope, db, {
+    where: ofPerson(scope, ids),
+    after,
+    limit: PAGE_ROWS,
+  });
+  const rows = page.rows.map(({ person_key, cursor_at: _cursor, ...row }) => ({
+    ...row,
+    identified_by: identifiedBy(person_key),
+  }));
+  return { rows, next: page.next };
 }
