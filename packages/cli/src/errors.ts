@@ -38,8 +38,17 @@ function hintFor(error: TouchtrailApiError): string | undefined {
   return undefined;
 }
 
+/** A failure the command has already printed (a failed import): only its exit code is left. */
+export class ReportedFailure extends Error {
+  override readonly name = 'ReportedFailure';
+  constructor(readonly exitCode: number) {
+    super('reported in the output');
+  }
+}
+
 /** Writes the failure to stderr and answers the exit code. Never a stack trace. */
 export function reportFailure(error: unknown, write: (text: string) => void): number {
+  if (error instanceof ReportedFailure) return error.exitCode;
   if (error instanceof UsageError) {
     write(`touchtrail: ${error.message}\n`);
     if (error.hint) write(`${error.hint}\n`);

@@ -7,6 +7,7 @@ import { registerCrawlers } from './commands/crawlers.js';
 import { registerEvents } from './commands/events.js';
 import { registerFunnels } from './commands/funnels.js';
 import { registerGoals } from './commands/goals.js';
+import { registerImport } from './commands/import.js';
 import { registerKeys } from './commands/keys.js';
 import { registerLogin } from './commands/login.js';
 import { registerMcp } from './commands/mcp.js';
@@ -60,6 +61,7 @@ export function buildProgram(): Command {
     registerKeys,
     registerPayments,
     registerPrivacy,
+    registerImport,
     registerMcp,
   ])
     register(program);

@@ -812,6 +812,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sites/{siteId}/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a site’s imports, newest first
+         * @description Needs `stats:read`.
+         *
+         *     Authentication: an API key with `stats:read` or a dashboard session.
+         */
+        get: operations["listImports"];
+        put?: never;
+        /**
+         * Import a site’s history from another tool’s export file
+         * @description Needs `config:write`. The body is the file (up to 2 GiB), streamed; the answer comes once it is stored, and a worker then reads it (follow `status` and `progress`). Referrers and campaign tags go through the same classification as live traffic, so imported AI assistants are named. Only days before the site’s first day of its own traffic are kept. The same file uploaded again for the same site and source answers the import it already has. Thirty uploads a minute per credential.
+         *
+         *     Authentication: an API key with `config:write` or a dashboard session.
+         */
+        post: operations["createImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sites/{siteId}/imports/{importId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One import’s status, progress and days
+         * @description Needs `stats:read`.
+         *
+         *     Authentication: an API key with `stats:read` or a dashboard session.
+         */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel an import in progress, or remove an ended one with all it wrote
+         * @description Needs `config:write`. A `pending` or `running` import becomes `cancelled` and nothing of it is kept; an ended one is removed, and reports no longer include its days. 204 either way.
+         *
+         *     Authentication: an API key with `config:write` or a dashboard session.
+         */
+        delete: operations["deleteImport"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/privacy/requests": {
         parameters: {
             query?: never;
@@ -5812,6 +5868,561 @@ export interface operations {
             };
         };
     };
+    listImports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Snippet key; a dashboard session may also pass the internal site UUID
+                 * @example ttid_4kQp2ZrT9xVbN7mWcLs3Ed
+                 */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The site’s imports, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "imports": [
+                     *         {
+                     *           "id": "0b6c6c1e-2f4e-4d8a-9a51-1f0f0d5b8e21",
+                     *           "source": "plausible",
+                     *           "status": "completed",
+                     *           "progress": {
+                     *             "bytes_read": 48213,
+                     *             "bytes_total": 48213,
+                     *             "rows_read": 1904,
+                     *             "rows_refused": 0
+                     *           },
+                     *           "date_range": [
+                     *             "2025-01-01",
+                     *             "2025-12-31"
+                     *           ],
+                     *           "kept_before": "2026-01-05",
+                     *           "error": null,
+                     *           "created_at": "2026-01-05T09:12:44.000Z",
+                     *           "finished_at": "2026-01-05T09:12:47.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        imports: {
+                            id: string;
+                            /** @enum {string} */
+                            source: "plausible" | "umami" | "ga4" | "matomo";
+                            /**
+                             * @description `pending` until a worker takes it, `running`, then `completed`, `failed` or `cancelled`
+                             * @enum {string}
+                             */
+                            status: "pending" | "running" | "completed" | "failed" | "cancelled";
+                            progress: {
+                                /** @description How far the file has been read */
+                                bytes_read: number;
+                                /** @description The file’s size */
+                                bytes_total: number;
+                                /** @description Data rows read so far */
+                                rows_read: number;
+                                /** @description Rows left out: events of a kind not imported */
+                                rows_refused: number;
+                            };
+                            /** @description The first and last UTC day the completed import holds; null before it completes or when it kept none */
+                            date_range: [
+                                string,
+                                string
+                            ] | null;
+                            /** @description The site’s first day of its own traffic when the import completed: imported days from it on were left out, as were days another completed import holds. Null when the site had no traffic of its own */
+                            kept_before: string | null;
+                            /** @description Why a `failed` import failed; nothing of it was kept */
+                            error: {
+                                /** @description The line of the file at fault (of the named part, in a ZIP) */
+                                line: number | null;
+                                message: string;
+                            } | null;
+                            created_at: string;
+                            finished_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked, expired or not taken here */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description The API key lacks `stats:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description `not_found`: no such import, or the site is out of the credential’s reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description A path parameter fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description Too many requests; retry after the seconds in `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description `unavailable`: with ClickHouse on, the range starts before the traffic PostgreSQL still holds and ClickHouse could not answer; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+        };
+    };
+    createImport: {
+        parameters: {
+            query: {
+                /** @description The tool the file comes from: `plausible` (the ZIP of its “Export data”), `umami` (a CSV of its `website_event` rows with their session columns); `ga4` and `matomo` are refused with a 422 for now */
+                source: "plausible" | "umami" | "ga4" | "matomo";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Snippet key; a dashboard session may also pass the internal site UUID
+                 * @example ttid_4kQp2ZrT9xVbN7mWcLs3Ed
+                 */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stored, queued import */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "import": {
+                     *         "id": "0b6c6c1e-2f4e-4d8a-9a51-1f0f0d5b8e21",
+                     *         "source": "plausible",
+                     *         "status": "completed",
+                     *         "progress": {
+                     *           "bytes_read": 48213,
+                     *           "bytes_total": 48213,
+                     *           "rows_read": 1904,
+                     *           "rows_refused": 0
+                     *         },
+                     *         "date_range": [
+                     *           "2025-01-01",
+                     *           "2025-12-31"
+                     *         ],
+                     *         "kept_before": "2026-01-05",
+                     *         "error": null,
+                     *         "created_at": "2026-01-05T09:12:44.000Z",
+                     *         "finished_at": "2026-01-05T09:12:47.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "0b6c6c1e-2f4e-4d8a-9a51-1f0f0d5b8e21",
+                         *       "source": "plausible",
+                         *       "status": "completed",
+                         *       "progress": {
+                         *         "bytes_read": 48213,
+                         *         "bytes_total": 48213,
+                         *         "rows_read": 1904,
+                         *         "rows_refused": 0
+                         *       },
+                         *       "date_range": [
+                         *         "2025-01-01",
+                         *         "2025-12-31"
+                         *       ],
+                         *       "kept_before": "2026-01-05",
+                         *       "error": null,
+                         *       "created_at": "2026-01-05T09:12:44.000Z",
+                         *       "finished_at": "2026-01-05T09:12:47.000Z"
+                         *     }
+                         */
+                        import: {
+                            id: string;
+                            /** @enum {string} */
+                            source: "plausible" | "umami" | "ga4" | "matomo";
+                            /**
+                             * @description `pending` until a worker takes it, `running`, then `completed`, `failed` or `cancelled`
+                             * @enum {string}
+                             */
+                            status: "pending" | "running" | "completed" | "failed" | "cancelled";
+                            progress: {
+                                /** @description How far the file has been read */
+                                bytes_read: number;
+                                /** @description The file’s size */
+                                bytes_total: number;
+                                /** @description Data rows read so far */
+                                rows_read: number;
+                                /** @description Rows left out: events of a kind not imported */
+                                rows_refused: number;
+                            };
+                            /** @description The first and last UTC day the completed import holds; null before it completes or when it kept none */
+                            date_range: [
+                                string,
+                                string
+                            ] | null;
+                            /** @description The site’s first day of its own traffic when the import completed: imported days from it on were left out, as were days another completed import holds. Null when the site had no traffic of its own */
+                            kept_before: string | null;
+                            /** @description Why a `failed` import failed; nothing of it was kept */
+                            error: {
+                                /** @description The line of the file at fault (of the named part, in a ZIP) */
+                                line: number | null;
+                                message: string;
+                            } | null;
+                            created_at: string;
+                            finished_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked, expired or not taken here */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description The API key lacks `config:write`; or a session request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description `not_found`: no such import, or the site is out of the credential’s reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description A query or path parameter fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description Too many requests; retry after the seconds in `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description `unavailable`: with ClickHouse on, the range starts before the traffic PostgreSQL still holds and ClickHouse could not answer; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Snippet key; a dashboard session may also pass the internal site UUID
+                 * @example ttid_4kQp2ZrT9xVbN7mWcLs3Ed
+                 */
+                siteId: string;
+                /** @description The import’s id */
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "import": {
+                     *         "id": "0b6c6c1e-2f4e-4d8a-9a51-1f0f0d5b8e21",
+                     *         "source": "plausible",
+                     *         "status": "completed",
+                     *         "progress": {
+                     *           "bytes_read": 48213,
+                     *           "bytes_total": 48213,
+                     *           "rows_read": 1904,
+                     *           "rows_refused": 0
+                     *         },
+                     *         "date_range": [
+                     *           "2025-01-01",
+                     *           "2025-12-31"
+                     *         ],
+                     *         "kept_before": "2026-01-05",
+                     *         "error": null,
+                     *         "created_at": "2026-01-05T09:12:44.000Z",
+                     *         "finished_at": "2026-01-05T09:12:47.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "0b6c6c1e-2f4e-4d8a-9a51-1f0f0d5b8e21",
+                         *       "source": "plausible",
+                         *       "status": "completed",
+                         *       "progress": {
+                         *         "bytes_read": 48213,
+                         *         "bytes_total": 48213,
+                         *         "rows_read": 1904,
+                         *         "rows_refused": 0
+                         *       },
+                         *       "date_range": [
+                         *         "2025-01-01",
+                         *         "2025-12-31"
+                         *       ],
+                         *       "kept_before": "2026-01-05",
+                         *       "error": null,
+                         *       "created_at": "2026-01-05T09:12:44.000Z",
+                         *       "finished_at": "2026-01-05T09:12:47.000Z"
+                         *     }
+                         */
+                        import: {
+                            id: string;
+                            /** @enum {string} */
+                            source: "plausible" | "umami" | "ga4" | "matomo";
+                            /**
+                             * @description `pending` until a worker takes it, `running`, then `completed`, `failed` or `cancelled`
+                             * @enum {string}
+                             */
+                            status: "pending" | "running" | "completed" | "failed" | "cancelled";
+                            progress: {
+                                /** @description How far the file has been read */
+                                bytes_read: number;
+                                /** @description The file’s size */
+                                bytes_total: number;
+                                /** @description Data rows read so far */
+                                rows_read: number;
+                                /** @description Rows left out: events of a kind not imported */
+                                rows_refused: number;
+                            };
+                            /** @description The first and last UTC day the completed import holds; null before it completes or when it kept none */
+                            date_range: [
+                                string,
+                                string
+                            ] | null;
+                            /** @description The site’s first day of its own traffic when the import completed: imported days from it on were left out, as were days another completed import holds. Null when the site had no traffic of its own */
+                            kept_before: string | null;
+                            /** @description Why a `failed` import failed; nothing of it was kept */
+                            error: {
+                                /** @description The line of the file at fault (of the named part, in a ZIP) */
+                                line: number | null;
+                                message: string;
+                            } | null;
+                            created_at: string;
+                            finished_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description No credential, or one that is unknown, revoked, expired or not taken here */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description The API key lacks `stats:read` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description `not_found`: no such import, or the site is out of the credential’s reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description A path parameter fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description Too many requests; retry after the seconds in `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description `unavailable`: with ClickHouse on, the range starts before the traffic PostgreSQL still holds and ClickHouse could not answer; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+        };
+    };
+    deleteImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Snippet key; a dashboard session may also pass the internal site UUID
+                 * @example ttid_4kQp2ZrT9xVbN7mWcLs3Ed
+                 */
+                siteId: string;
+                /** @description The import’s id */
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled or removed; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No credential, or one that is unknown, revoked, expired or not taken here */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description The API key lacks `config:write`; or a session request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description `not_found`: no such import, or the site is out of the credential’s reach */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description A path parameter fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description Too many requests; retry after the seconds in `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+            /** @description `unavailable`: with ClickHouse on, the range starts before the traffic PostgreSQL still holds and ClickHouse could not answer; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitesError"];
+                };
+            };
+        };
+    };
     listPrivacyRequests: {
         parameters: {
             query?: {
@@ -10654,6 +11265,8 @@ export interface operations {
                          * @enum {string}
                          */
                         comparison?: "previous_period" | "year_over_year";
+                        /** @description Add the days imported from another tool (`/v1/sites/{siteId}/imports`; the dashboard asks for them). Imports hold daily counts per UTC day and one dimension at a time, so they are added to a query in UTC, by day, week or month or no time, by at most one of their dimensions (channel, assistant, referrer, utm tags, entry and exit page, country, device, browser, OS, page, goal), with no filter, asking for visit figures (by page: visitors, visits, pageviews; by goal or without a dimension also events and conversions); `meta.imports_included` says whether they were, `meta.imports_skipped_reason` why not. Imported visitors are counted per day, so over several days `visitors` is listed in `meta.approximate` */
+                        imports?: boolean;
                     };
                 };
             };
@@ -10703,6 +11316,13 @@ export interface operations {
                             engine: "postgres" | "clickhouse";
                             /** @description Metrics of this answer that are estimates: `visitors` (and `conversion_rate`, whose base they are) when a day of the range had more than 512 people in one group and people were counted from the daily rollups with a HyperLogLog sketch (standard error 1.6%); empty when every figure is exact */
                             approximate: string[];
+                            /** @description With `include.imports`: whether imported days were added to the figures */
+                            imports_included?: boolean;
+                            /**
+                             * @description With `include.imports` when none were added: `no_imported_data` (the site has none), `out_of_range` (none in the range), or `unsupported_timezone`, `unsupported_interval` (hours), `unsupported_dimension`, `unsupported_filter`, `unsupported_metric` (the query asks what imports do not hold)
+                             * @enum {string}
+                             */
+                            imports_skipped_reason?: "no_imported_data" | "out_of_range" | "unsupported_timezone" | "unsupported_interval" | "unsupported_dimension" | "unsupported_filter" | "unsupported_metric";
                             /** @description With a money metric: amounts left out because no exchange rate to the site currency was on record for their day, per metric and currency, in minor units of that currency */
                             unconverted?: {
                                 metric: string;
@@ -10733,6 +11353,7 @@ export interface operations {
                             include: {
                                 total_rows: boolean;
                                 comparison: ("previous_period" | "year_over_year") | null;
+                                imports: boolean;
                             };
                         };
                     };

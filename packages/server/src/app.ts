@@ -35,6 +35,7 @@ import { installOpenApi, registerOpenApiRoute } from './http/openapi.js';
 import { installRateLimits } from './http/rate-limit.js';
 import { installRole, type ServerRole } from './http/roles.js';
 import { serverTimeoutOptions } from './http/server-timeouts.js';
+import { registerImportsRoutes } from './imports/imports.routes.js';
 import { registerCollectRoutes } from './ingest/collect.routes.js';
 import { createGeoLookup, type GeoLookup } from './ingest/geo.js';
 import { registerServerEventRoutes } from './ingest/server-events.routes.js';
@@ -209,6 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerCurrentKeyRoute(app, services);
   registerSiteRoutes(app, services);
   registerSiteExportRoutes(app, services);
+  registerImportsRoutes(app, services);
   registerPrivacyRoutes(app, services);
   const geo =
     deps.geo ??

@@ -16,6 +16,8 @@ import type { DB } from './db/types.js';
 import { createEventsService } from './events/events.service.js';
 import { createFunnelsService } from './funnels/funnels.service.js';
 import { createGoalsService } from './goals/goals.service.js';
+import { createImportJobs } from './imports/import-job.js';
+import { createImportsService } from './imports/imports.service.js';
 import { createIngestService } from './ingest/ingest.service.js';
 import { createIntegrationsService } from './integrations/integrations.service.js';
 import { createInvitationsService } from './invitations/invitations.service.js';
@@ -132,6 +134,8 @@ export function createServices({
     clickhouse: clickhouseReads,
   });
   const privacyJobs = createPrivacyJobs({ db, clock, clickhouse: clickhouseEngine?.shipper });
+  const imports = createImportsService({ db, clock, sites });
+  const importJobs = createImportJobs({ db, clock });
   // Sign-in for people.
   const mailer = createMailer(config);
   const invitations = createInvitationsService({ db, clock, config, mailer, accounts });
@@ -169,6 +173,8 @@ export function createServices({
     siteExport,
     privacy,
     privacyJobs,
+    imports,
+    importJobs,
     mailer,
     secondFactor,
     invitations,

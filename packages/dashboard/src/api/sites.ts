@@ -26,8 +26,11 @@ export type NewSite = Answer<'createSite'>;
 
 export const createSite = (body: Body<'createSite'>) => unwrap(api.POST('/v1/sites', { body }));
 
+/** Every report of the dashboard includes imported days where the query can use them. */
 export const queryStats = (query: StatsQuery, signal?: AbortSignal) =>
-  unwrap(api.POST('/v1/stats/query', { body: query, signal }));
+  unwrap(
+    api.POST('/v1/stats/query', { body: { ...query, include: { imports: true, ...query.include } }, signal }),
+  );
 
 /** One stats query, cached by its body; the previous answer stays on screen while a new one loads. */
 export function useStats(query: StatsQuery, options: { enabled?: boolean } = {}) {

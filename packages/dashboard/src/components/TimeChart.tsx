@@ -1,6 +1,7 @@
 /**
  * The time series of the overview, drawn by uPlot on a canvas, with the same figures in a table
- * for screen readers. The earlier period, when compared, is a dashed line.
+ * for screen readers. The earlier period, when compared, is a dashed line; spans of imported
+ * days (`marked`) are shaded behind the line and named under the chart.
  */
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
@@ -14,6 +15,12 @@ export interface ChartPoint {
   previous?: number;
 }
 
+/** A span of the chart to shade, in seconds since the epoch: from the first moment to the end. */
+export interface MarkedSpan {
+  from: number;
+  to: number;
+}
+
 const cssVar = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 
 export function TimeChart({
@@ -22,12 +29,16 @@ export function TimeChart({
   format,
   compare,
   hourly,
+  marked = [],
+  markedLabel = '',
 }: {
   points: ChartPoint[];
   metricLabel: string;
   format: (value: number) => string;
   compare: boolean;
   hourly: boolean;
+  marked?: MarkedSpan[];
+  markedLabel?: string;
 }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -52,7 +63,10 @@ export function TimeChart({
         // The legend under the chart reads the figures at the pointer, and is hidden without one.
         legend: { show: true, live: true },
         cursor: { drag: { x: false, y: false } },
-        hooks: { setCursor: [(u) => element.classList.toggle('pointed', u.cursor.idx != null)] },
+        hooks: {
+          setCursor: [(u) => element.classList.toggle('pointed', u.cursor.idx != null)],
+          drawClear: [(u) => shade(u, marked, muted)],
+        },
         // Buckets are UTC days and hours: the axis labels them in UTC too.
         tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
         series: [
@@ -88,10 +102,18 @@ export function TimeChart({
       resize.disconnect();
       plot.destroy();
     };
-  }, [points, metricLabel, format, compare, hourly]);
+  }, [points, metricLabel, format, compare, hourly, marked]);
+  const first = points[0]?.time ?? 0;
+  const last = points.at(-1)?.time ?? 0;
+  const shows = marked.some((span) => span.to > first && span.from <= last);
   return (
     <figure style={{ margin: 0 }}>
       <div className="chart" ref={box} aria-hidden="true" />
+      {shows && (
+        <figcaption className="small muted chart-note">
+          <span className="marked-swatch" aria-hidden="true" /> {markedLabel}
+        </figcaption>
+      )}
       <table className="visually-hidden">
         <caption>{metricLabel} over time</caption>
         <thead>
@@ -113,4 +135,21 @@ export function TimeChart({
       </table>
     </figure>
   );
+}
+
+/** Fills each span's part of the plot area, under the series. */
+function shade(u: uPlot, spans: MarkedSpan[], colour: string) {
+  const { ctx, bbox } = u;
+  const [min, max] = [u.scales.x?.min ?? 0, u.scales.x?.max ?? 0];
+  ctx.save();
+  ctx.fillStyle = `${colour}26`;
+  for (const span of spans) {
+    const from = Math.max(span.from, min);
+    const to = Math.min(span.to, max);
+    if (to <= from) continue;
+    const left = u.valToPos(from, 'x', true);
+    const right = u.valToPos(to, 'x', true);
+    ctx.fillRect(left, bbox.top, right - left, bbox.height);
+  }
+  ctx.restore();
 }

@@ -2,6 +2,7 @@
 import type { Generated, JSONColumnType } from 'kysely';
 import type { AttributionModel, NullableTimestamp, Region, Role, Timestamp } from './column-types.js';
 import type { CrawlerTables } from './crawler-types.js';
+import type { ImportTables } from './import-types.js';
 import type { IngestTables, RevenueTables } from './ingest-types.js';
 import type { PrivacyTables } from './privacy-types.js';
 import type { ProcessorTables } from './processor-types.js';
@@ -209,7 +210,8 @@ export interface DB
     StatsTables,
     SharedLinkTables,
     ProcessorTables,
-    PrivacyTables {
+    PrivacyTables,
+    ImportTables {
   schema_migrations: SchemaMigrationsTable;
   sql_sources: SqlSourcesTable;
   server_settings: ServerSettingsTable;

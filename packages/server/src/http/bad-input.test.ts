@@ -242,10 +242,15 @@ const OPERATIONS = Object.entries(DOCUMENT.paths)
       const id = `${method.toUpperCase()} ${path}`;
       const params = (where: Parameter['in']) => (operation.parameters ?? []).filter((p) => p.in === where);
       const required = params('query').filter((p) => p.required);
-      if (required.some((p) => p.name !== 'site_id')) throw new Error(`No valid query for ${id}`);
+      // A required choice (an import's `source`) takes its first value.
+      if (required.some((p) => p.name !== 'site_id' && !p.schema.enum))
+        throw new Error(`No valid query for ${id}`);
       const baseQuery = (): Query =>
         Object.fromEntries(
-          required.map((p) => [p.name, p.schema.format === 'uuid' ? f.site.uuid : f.site.key]),
+          required.map((p) => [
+            p.name,
+            p.schema.enum ? String(p.schema.enum[0]) : p.schema.format === 'uuid' ? f.site.uuid : f.site.key,
+          ]),
         );
       const body = operation.requestBody?.content['application/json'].schema;
       const cases = [
@@ -300,6 +305,7 @@ const SHAPES: Record<string, (status: number, body: Body, source: Source) => voi
   revenue: coded,
   stats: coded,
   funnels: coded,
+  imports: coded,
   crawlers: coded,
   integrations: coded,
   privacy: coded,
@@ -436,6 +442,18 @@ describe('malformed input on every operation', () => {
       `/v1/sites/${rivalSite.site_id}/integrations`,
       connection,
     );
+    const importFor = async (key: string, siteKey: string) => {
+      const response = await t.request({
+        method: 'POST',
+        url: `/v1/sites/${siteKey}/imports?source=umami`,
+        headers: { ...bearer(key), 'content-type': 'text/csv' },
+        payload: 'session_id,created_at,url_path,event_type\n',
+      });
+      if (response.statusCode !== 202) throw new Error(`import: ${response.body}`);
+      return response.json().import.id as string;
+    };
+    const ourImport = await importFor(owner.apiKey, site.site_id);
+    const rivalImport = await importFor(rival.apiKey, rivalSite.site_id);
     const headers: Record<string, Record<string, string>> = {};
     const tokens: string[] = [];
     for (const { id } of OPERATIONS) {
@@ -466,6 +484,7 @@ describe('malformed input on every operation', () => {
         dashboardSessionId: randomUUID(),
         linkId: sharedLink.id,
         connectionId: ourConnection.id,
+        importId: ourImport,
       },
       theirs: {
         ...{ siteId: rivalSite.site_id, webhookId: rivalWebhook.id, goalId: rivalGoal.id },
@@ -475,6 +494,7 @@ describe('malformed input on every operation', () => {
         dashboardSessionId: await dashboardSessionOf(rival.userId),
         linkId: rivalLink.id,
         connectionId: rivalConnection.id,
+        importId: rivalImport,
       },
       headers,
       secrets: [

@@ -42,6 +42,22 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
   });
   // ─────────────────────────────────────────────────────────────────────────────────────────
 
+  // ── Background worker: imports (imports/import-job.ts), every 2 seconds ────────────────────
+  // Reads uploaded export files into daily counts; a server error is retried a minute later.
+  const imports = startPeriodicJob({
+    name: 'imports',
+    intervalMs: 2_000,
+    run: async () => {
+      const report = await app.services.importJobs.runImportsOnce();
+      const level = report.retried.length > 0 ? 'error' : 'info';
+      if (level === 'error' || report.completed.length > 0 || report.failed.length > 0) {
+        app.log[level]({ job: 'imports', ...report }, 'imports ran');
+      }
+    },
+    onError: (error) => app.log.error({ err: error, job: 'imports' }, 'imports failed'),
+  });
+  // ─────────────────────────────────────────────────────────────────────────────────────────
+
   // ── Background workers: exchange rates and crawler address ranges (jobs/download-refreshes.ts),
   // at start and then every RATES_REFRESH_HOURS and daily. A failure keeps the stored data and
   // is one warning line; it never stops the server.
@@ -214,6 +230,7 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
     await shipper?.stop();
     await siteErasure.stop();
     await privacyRequests.stop();
+    await imports.stop();
     await attribution.stop();
     await stopWebhookJobs();
     await retention.stop();

@@ -60,6 +60,9 @@ export const SITE_DATA: readonly OwnedRows[] = [
   bySite('webhook_deliveries', ['site_id', 'id']),
   bySite('webhooks', ['site_id', 'id']),
   bySite('privacy_requests', ['id']),
+  // An import's staged rows go with it (foreign keys); its file's chunks once it has ended.
+  bySite('imported_days', ['import_id', 'dimension', 'day', 'value']),
+  bySite('imports', ['id']),
   bySite('api_keys', ['id']),
 ];
 

@@ -59,7 +59,7 @@ export const aiRevenueAnswerExample = {
     ...aiRevenueQueryExample,
     date_range: ['2026-10-27', '2026-11-25'],
     offset: 0,
-    include: { total_rows: true, comparison: null },
+    include: { total_rows: true, comparison: null, imports: false },
   },
 };
 
@@ -130,7 +130,7 @@ export const dailyComparisonAnswerExample = {
     attribution_model: 'last_touch',
     limit: 100,
     offset: 0,
-    include: { total_rows: false, comparison: 'previous_period' },
+    include: { total_rows: false, comparison: 'previous_period', imports: false },
   },
 };
 

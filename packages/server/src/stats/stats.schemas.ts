@@ -4,6 +4,7 @@ import { ATTRIBUTION_MODELS } from '../attribution/models.js';
 import { siteRefSchema } from '../http/schemas.js';
 import { daySchema } from '../lib/day-window.js';
 import { MAX_FILTERS } from '../reporting/filters.js';
+import { IMPORTS_SKIPPED_REASONS } from '../reporting/imports/imports-plan.js';
 import { quoted } from '../reporting/quoted.js';
 import {
   COMPARISONS,
@@ -139,6 +140,19 @@ export const statsQueryBody = z
               'or `year_over_year` (the same dates a year earlier), named in `meta.comparison_range`. Time buckets ' +
               'match the bucket at the same offset from the start of the earlier range',
           ),
+        imports: z
+          .boolean()
+          .optional()
+          .describe(
+            'Add the days imported from another tool (`/v1/sites/{siteId}/imports`; the dashboard asks for them). ' +
+              'Imports hold daily counts per UTC day and one dimension at a time, so they are added to a query in ' +
+              'UTC, by day, week or month or no time, by at most one of their dimensions (channel, assistant, ' +
+              'referrer, utm tags, entry and exit page, country, device, browser, OS, page, goal), with no filter, ' +
+              'asking for visit figures (by page: visitors, visits, pageviews; by goal or without a dimension also ' +
+              'events and conversions); `meta.imports_included` says whether they were, `meta.imports_skipped_reason` ' +
+              'why not. Imported visitors are counted per day, so over several days `visitors` is listed in ' +
+              '`meta.approximate`',
+          ),
       })
       .optional(),
   })
@@ -196,6 +210,18 @@ export const statsAnswerSchema = z
             'when a day of the range had more than 512 people in one group and people were counted from the ' +
             'daily rollups with a HyperLogLog sketch (standard error 1.6%); empty when every figure is exact',
         ),
+      imports_included: z
+        .boolean()
+        .optional()
+        .describe('With `include.imports`: whether imported days were added to the figures'),
+      imports_skipped_reason: z
+        .enum(IMPORTS_SKIPPED_REASONS)
+        .optional()
+        .describe(
+          'With `include.imports` when none were added: `no_imported_data` (the site has none), `out_of_range` ' +
+            '(none in the range), or `unsupported_timezone`, `unsupported_interval` (hours), ' +
+            '`unsupported_dimension`, `unsupported_filter`, `unsupported_metric` (the query asks what imports do not hold)',
+        ),
       unconverted: z
         .array(z.object({ metric: z.string(), currency: z.string(), amount: z.number().int() }))
         .optional()
@@ -216,7 +242,11 @@ export const statsAnswerSchema = z
         attribution_model: z.enum(ATTRIBUTION_MODELS),
         limit: z.number().int(),
         offset: z.number().int(),
-        include: z.object({ total_rows: z.boolean(), comparison: z.enum(COMPARISONS).nullable() }),
+        include: z.object({
+          total_rows: z.boolean(),
+          comparison: z.enum(COMPARISONS).nullable(),
+          imports: z.boolean(),
+        }),
       })
       .describe('The query as answered, every default filled in'),
   })

@@ -13,6 +13,9 @@ import { checkCustomRange, dayIn, resolveDateRange, resolveTimezone } from '../r
 import { filterLeaves, parseFilters } from '../reporting/filters.js';
 import { firstVisitDay } from '../reporting/first-visit-day.query.js';
 import type { ClickHouseReads } from '../reporting/grain-sources.js';
+import { importedDayRange } from '../reporting/imports/imported-groups.query.js';
+import { importsShape } from '../reporting/imports/imports-plan.js';
+import { answerWithImports } from '../reporting/imports/with-imports.js';
 import { planMetrics } from '../reporting/metric-rules.js';
 import { answerStatsQuery } from '../reporting/planner.js';
 import { quoted } from '../reporting/quoted.js';
@@ -55,7 +58,12 @@ export function createStatsService({
       // Reads of what was recorded keep working while a deletion is scheduled.
       const site = await sites.resolveSite(principal, body.site_id, { includeScheduled: true });
       const today = dayIn(timezone, clock.now());
-      const firstDay = body.date_range === 'all' ? await firstVisitDay(db, site.id, timezone) : null;
+      const withImports = body.include?.imports === true;
+      const imported = withImports ? await importedDayRange(db, site.id) : null;
+      const firstDay =
+        body.date_range === 'all'
+          ? earliest(await firstVisitDay(db, site.id, timezone), imported?.from)
+          : null;
       const { from, to } = resolveDateRange(body.date_range, today, firstDay);
       const limit = body.limit ?? DEFAULT_LIMIT;
       const offset = body.offset ?? 0;
@@ -63,15 +71,32 @@ export function createStatsService({
       const comparisonKind = body.include?.comparison ?? null;
       const earlier = comparisonKind === null ? undefined : comparisonRange(comparisonKind, { from, to });
       const model = body.attribution_model ?? site.attribution_model;
-      const answer = await answerStatsQuery(
-        { db, clickhouse },
-        {
-          ...{ siteId: site.id, siteCurrency: site.currency, model, from, to, timezone },
-          ...{ dimensions, metrics, filters, orderBy, limit, offset },
-        },
-        plan,
-        { withTotalRows, ...(earlier ? { comparison: earlier } : {}) },
-      );
+      const query = {
+        ...{ siteId: site.id, siteCurrency: site.currency, model, from, to, timezone },
+        ...{ dimensions, metrics, filters, orderBy, limit, offset },
+      };
+      const answerOptions = { withTotalRows, ...(earlier ? { comparison: earlier } : {}) };
+      const ranges = earlier ? [{ from, to }, earlier] : [{ from, to }];
+      const shape = !withImports
+        ? null
+        : imported === null
+          ? 'no_imported_data'
+          : importsShape({ timezone, dimensions, metrics, filters, plan });
+      const skipped =
+        typeof shape === 'string'
+          ? shape
+          : shape &&
+              imported &&
+              !ranges.some((range) => range.from <= imported.to && range.to >= imported.from)
+            ? 'out_of_range'
+            : null;
+      const answer =
+        shape !== null && typeof shape !== 'string' && skipped === null
+          ? await answerWithImports({ db, clickhouse }, query, shape, answerOptions)
+          : {
+              ...(await answerStatsQuery({ db, clickhouse }, query, plan, answerOptions)),
+              importsIncluded: false,
+            };
       const money = metrics.some((name) => name === 'goal_value' || isRevenueMetric(name));
       return {
         results: earlier
@@ -84,6 +109,10 @@ export function createStatsService({
           currency: site.currency,
           engine: answer.engine,
           approximate: answer.approximate,
+          ...(withImports ? { imports_included: answer.importsIncluded } : {}),
+          ...(withImports && !answer.importsIncluded
+            ? { imports_skipped_reason: skipped ?? 'out_of_range' }
+            : {}),
           ...(money ? { unconverted: answer.unconverted } : {}),
         },
         query: {
@@ -97,7 +126,7 @@ export function createStatsService({
           attribution_model: model,
           limit,
           offset,
-          include: { total_rows: withTotalRows, comparison: comparisonKind },
+          include: { total_rows: withTotalRows, comparison: comparisonKind, imports: withImports },
         },
       };
     },
@@ -105,6 +134,10 @@ export function createStatsService({
 }
 
 export type StatsService = ReturnType<typeof createStatsService>;
+
+/** The earlier of two days, either of which may be missing. */
+const earliest = (a: string | null, b: string | null | undefined) =>
+  a === null ? (b ?? null) : b === null || b === undefined || a <= b ? a : b;
 
 function checkNames(metrics: Metric[], dimensions: Dimension[]) {
   metrics.forEach((metric, i) => {

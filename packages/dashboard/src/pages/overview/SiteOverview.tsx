@@ -74,7 +74,7 @@ export function SiteOverview({
           onSelect={setChartMetric}
           withRevenue={withRevenue}
         />
-        <TrafficChart siteId={siteId} view={view} metric={chartMetric} />
+        <TrafficChart siteId={siteId} view={view} metric={chartMetric} shared={shared} />
       </section>
       <div className="grid-2">
         <ReportPanel title="Sources" tabs={sourceTabs(currency, withRevenue)} {...panelProps} />

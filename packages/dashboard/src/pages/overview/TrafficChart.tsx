@@ -1,9 +1,11 @@
 /** The chosen metric over the range, bucket by bucket, with the earlier period when compared. */
+import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
+import { IMPORT_SOURCES, importsQuery } from '../../api/imports';
 import { useStats } from '../../api/sites';
 import type { StatsRow } from '../../api/types';
 import { ErrorState, Skeleton } from '../../components/States';
-import { type ChartPoint, TimeChart } from '../../components/TimeChart';
+import { type ChartPoint, type MarkedSpan, TimeChart } from '../../components/TimeChart';
 import { formatBucket } from '../../lib/format';
 import { intervalOf, queryScope, type ViewState } from '../../lib/view-state';
 import { TILE_METRICS, type TileMetric } from './metrics';
@@ -51,11 +53,26 @@ export function TrafficChart({
   siteId,
   view,
   metric,
+  shared = false,
 }: {
   siteId: string;
   view: ViewState;
   metric: TileMetric['key'];
+  /** A shared view cannot list the site's imports: its imported days are not marked. */
+  shared?: boolean;
 }) {
+  const imports = useQuery({ ...importsQuery(siteId), enabled: !shared });
+  const { marked, tools } = useMemo(() => {
+    const kept = (imports.data ?? []).filter((item) => item.status === 'completed' && item.date_range);
+    const spans: MarkedSpan[] = kept.map((item) => ({
+      from: secondsOf(item.date_range?.[0] ?? ''),
+      to: secondsOf(item.date_range?.[1] ?? '') + DAY,
+    }));
+    const names = kept.map(
+      (item) => IMPORT_SOURCES.find((s) => s.source === item.source)?.label ?? item.source,
+    );
+    return { marked: spans, tools: [...new Set(names)] };
+  }, [imports.data]);
   const interval = intervalOf(view);
   const stats = useStats({
     site_id: siteId,
@@ -79,6 +96,8 @@ export function TrafficChart({
       format={definition?.format ?? String}
       compare={view.compare}
       hourly={interval === 'time:hour'}
+      marked={marked}
+      markedLabel={`Shaded: days imported from ${tools.join(' and ')}`}
     />
   );
 }

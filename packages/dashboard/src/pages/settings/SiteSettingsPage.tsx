@@ -1,6 +1,6 @@
 /**
  * A site's settings in sections with their own addresses: general (name, currency, attribution,
- * cookie domain), webhooks, payment processors, shared links, privacy requests, and the danger
+ * cookie domain), webhooks, payment processors, shared links, imports, privacy requests, and the danger
  * zone. A site scheduled for deletion answers 404 to its own read; the page then offers the
  * restore instead.
  */
@@ -11,6 +11,7 @@ import { ErrorState, SkeletonRows } from '../../components/States';
 import { SharedLinksSettings } from '../share/SharedLinksSettings';
 import { DangerZone } from './DangerZone';
 import { GeneralSettings } from './GeneralSettings';
+import { Imports } from './Imports';
 import { PrivacyRequests } from './PrivacyRequests';
 import { ProcessorConnections } from './ProcessorConnections';
 import { ScheduledForDeletion } from './ScheduledForDeletion';
@@ -23,6 +24,7 @@ const SECTIONS = [
   { path: '/webhooks', label: 'Webhooks' },
   { path: '/processors', label: 'Payment processors' },
   { path: '/shared-links', label: 'Shared links' },
+  { path: '/imports', label: 'Imports' },
   { path: '/privacy', label: 'Privacy requests' },
   { path: '/danger', label: 'Danger zone' },
 ];
@@ -75,6 +77,8 @@ export default function SiteSettingsPage({ siteId }: { siteId: string }) {
       <SectionNav base={base} sections={SECTIONS} label="Settings sections" />
       {section === '/webhooks' ? (
         <Webhooks siteId={siteId} />
+      ) : section === '/imports' ? (
+        <Imports siteId={siteId} />
       ) : section === '/processors' ? (
         <ProcessorConnections siteId={siteId} />
       ) : section === '/shared-links' ? (

@@ -1,0 +1,205 @@
+/**
+ * The import worker. An import is claimed under a lease; its file is read from the start by the
+ * source's reader, and its records are staged in batches, each batch in one transaction with the
+ * count of records staged, so a worker that takes over after a crash skips exactly what was
+ * staged. The last transaction turns the staged rows into the import's daily counts and
+ * completes it; until then reports see nothing of it. A file the reader cannot use fails the
+ * import with the line and reason, and what was staged is deleted. Any number of workers is safe:
+ * each write first checks the lease, so a cancelled or taken-over import is never written again.
+ */
+import type { Insertable, Kysely } from 'kysely';
+import { describeError } from '../db/errors.js';
+import type { DayCounts, ImportHitsTable, ImportSource } from '../db/import-types.js';
+import type { DB } from '../db/types.js';
+import { type Clock, DAY_MS, MINUTE_MS } from '../lib/clock.js';
+import { newId } from '../lib/ids.js';
+import { storedFile } from './import-file.js';
+import { firstNativeDay, keepDayRows, keepHits } from './import-finish.store.js';
+import { type ImportedHit, ImportFileError, type SourceReader } from './import-records.js';
+import { createSourceClassifier } from './imported-source.js';
+import * as store from './imports.store.js';
+import { readPlausible } from './readers/plausible.js';
+import { readUmami } from './readers/umami.js';
+
+export const IMPORT_LEASE_MS = 5 * MINUTE_MS;
+const RETRY_DELAY_MS = MINUTE_MS;
+/** After this many tries that stopped on a server error, the import fails; uploading again starts over. */
+const MAX_ATTEMPTS = 5;
+
+/** The sources with a reader; the others are refused at upload. */
+export const READERS: Partial<Record<ImportSource, SourceReader>> = {
+  plausible: readPlausible,
+  umami: readUmami,
+};
+
+export interface ImportRunOptions {
+  workerId?: string;
+  /** Records staged per transaction. */
+  batchRecords?: number;
+  /** Stop after this many records of a run (a test's crash); the import stays claimed. */
+  stopAfter?: number;
+}
+
+export interface ImportRunReport {
+  completed: string[];
+  failed: string[];
+  stopped: string[];
+  /** Imports given back after a server error, to be tried again (the error as logged). */
+  retried: { id: string; error: string }[];
+}
+
+type Outcome = 'completed' | 'failed' | 'lost' | 'stopped';
+
+export function createImportJobs({ db, clock }: { db: Kysely<DB>; clock: Clock }) {
+  const leaseUntil = () => new Date(clock.now().getTime() + IMPORT_LEASE_MS);
+
+  async function work(
+    job: NonNullable<Awaited<ReturnType<typeof store.claimImport>>>,
+    lease: store.Lease,
+    options: Required<Omit<ImportRunOptions, 'workerId'>>,
+  ): Promise<Outcome> {
+    const reader = READERS[job.source];
+    if (!reader) throw new ImportFileError(null, `${job.source} files cannot be imported yet`);
+    const site = await store.findSiteDomain(db, job.site_id);
+    if (!site) return 'lost';
+    const file = storedFile(db, job.id, job.bytes_total);
+    const classify = createSourceClassifier(site.domain);
+    let recordNo = 0;
+    let refused = 0;
+    let hits: Insertable<ImportHitsTable>[] = [];
+    let days: (DayCounts & { import_id: string; seq: number })[] = [];
+
+    const flush = async () => {
+      const staged = await db.transaction().execute(async (trx) => {
+        if (!(await store.holdLease(trx, lease))) return false;
+        await store.stageHits(trx, hits);
+        await store.stageDayRows(trx, days);
+        await store.recordProgress(trx, lease, {
+          rowsRead: recordNo,
+          rowsRefused: refused,
+          bytesRead: Math.min(file.size, file.served()),
+          leaseUntil: leaseUntil(),
+        });
+        return true;
+      });
+      hits = [];
+      days = [];
+      refused = 0;
+      return staged;
+    };
+
+    for await (const record of reader(file, { siteDomain: site.domain })) {
+      recordNo += 1;
+      if (recordNo <= job.rows_read) continue;
+      if (record.kind === 'refused') refused += 1;
+      else if (record.kind === 'hit') hits.push(hitRow(job.id, recordNo, record.hit, classify));
+      else {
+        record.rows.forEach((row, i) => {
+          days.push({ ...row, import_id: job.id, seq: recordNo * 16 + i });
+        });
+      }
+      if (recordNo - job.rows_read >= options.stopAfter) return 'stopped';
+      if (recordNo % options.batchRecords === 0 && !(await flush())) return 'lost';
+    }
+    if (!(await flush())) return 'lost';
+
+    return db.transaction().execute(async (trx) => {
+      if (!(await store.holdLease(trx, lease))) return 'lost';
+      const nativeFrom = await firstNativeDay(trx, job.site_id);
+      await store.deleteKeptDays(trx, job.id);
+      const kept =
+        job.source === 'plausible'
+          ? await keepDayRows(trx, job.id, job.site_id, nativeFrom)
+          : await keepHits(trx, job.id, job.site_id, nativeFrom);
+      await store.deleteStaged(trx, job.id);
+      await store.endImport(trx, job.id, {
+        status: 'completed',
+        at: clock.now(),
+        range: { ...kept, nativeFrom },
+        bytesRead: job.bytes_total,
+      });
+      return 'completed';
+    });
+  }
+
+  async function fail(lease: store.Lease, error: { line: number | null; message: string }) {
+    await db.transaction().execute(async (trx) => {
+      if (!(await store.holdLease(trx, lease))) return;
+      await store.deleteStaged(trx, lease.importId);
+      await store.endImport(trx, lease.importId, { status: 'failed', at: clock.now(), error });
+    });
+  }
+
+  /** One pass: claims open imports, oldest first, and works each to its end. */
+  async function runImportsOnce(options: ImportRunOptions = {}): Promise<ImportRunReport> {
+    const workerId = options.workerId ?? newId();
+    const settings = {
+      batchRecords: options.batchRecords ?? 5000,
+      stopAfter: options.stopAfter ?? Number.POSITIVE_INFINITY,
+    };
+    const report: ImportRunReport = { completed: [], failed: [], stopped: [], retried: [] };
+    await store.deleteAbandonedChunks(db, new Date(clock.now().getTime() - DAY_MS));
+    for (;;) {
+      const job = await store.claimImport(db, workerId, clock.now(), leaseUntil());
+      if (!job) break;
+      const lease = { importId: job.id, workerId };
+      try {
+        const outcome = await work(job, lease, settings);
+        if (outcome === 'completed') report.completed.push(job.id);
+        if (outcome === 'stopped') {
+          report.stopped.push(job.id);
+          break;
+        }
+      } catch (error) {
+        if (error instanceof ImportFileError) {
+          await fail(lease, { line: error.line, message: error.message });
+          report.failed.push(job.id);
+          continue;
+        }
+        report.retried.push({ id: job.id, error: describeError(error) });
+        if (job.attempts >= MAX_ATTEMPTS) {
+          await fail(lease, {
+            line: null,
+            message: `the import stopped on a server error ${job.attempts} times; upload the file again`,
+          });
+          report.failed.push(job.id);
+        } else {
+          await store.releaseImport(db, lease, new Date(clock.now().getTime() + RETRY_DELAY_MS));
+        }
+      }
+    }
+    return report;
+  }
+
+  return { runImportsOnce };
+}
+
+export type ImportJobs = ReturnType<typeof createImportJobs>;
+
+const NO_SOURCE = { source_key: '', source_kind: 'unknown', session_ai_source: 'direct', source_name: '' };
+
+function hitRow(
+  importId: string,
+  seq: number,
+  hit: ImportedHit,
+  classify: ReturnType<typeof createSourceClassifier>,
+): Insertable<ImportHitsTable> {
+  const source = classify(hit.referrer, hit.utm) ?? NO_SOURCE;
+  return {
+    import_id: importId,
+    seq,
+    visitor_key: hit.visitorKey.slice(0, 200),
+    session_key: hit.sessionKey.slice(0, 200),
+    at: hit.at,
+    is_pageview: hit.isPageview,
+    path: hit.path.slice(0, 2000),
+    name: hit.name,
+    ...source,
+    ...hit.utm,
+    country: hit.country,
+    device: hit.device,
+    browser: hit.browser.slice(0, 100),
+    os: hit.os.slice(0, 100),
+    engaged_seconds: hit.engagedSeconds,
+  };
+}
