@@ -6012,7 +6012,7 @@ export interface operations {
     createImport: {
         parameters: {
             query: {
-                /** @description The tool the file comes from: `plausible` (the ZIP of its “Export data”), `umami` (a CSV of its `website_event` rows with their session columns); `ga4` and `matomo` are refused with a 422 for now */
+                /** @description The tool the file comes from: `plausible` (the ZIP of its “Export data”), `umami` (a CSV of its `website_event` rows with their session columns), `ga4` (NDJSON of the BigQuery export’s `events_*` tables), `matomo` (the CSV of `Live.getLastVisitsDetails`) */
                 source: "plausible" | "umami" | "ga4" | "matomo";
             };
             header?: never;

@@ -127,7 +127,10 @@ export function registerImport(program: Command) {
     .command('import')
     .description('Import a site’s history from another tool’s export file')
     .argument('<source>', `the tool: ${SOURCES.join(', ')}`, oneOf(SOURCES))
-    .argument('<file>', 'the export file (Plausible: the ZIP; Umami: the CSV of website_event rows)')
+    .argument(
+      '<file>',
+      'the export file (Plausible: the ZIP; Umami: the CSV of website_event rows; GA4: BigQuery NDJSON; Matomo: Live.getLastVisitsDetails CSV)',
+    )
     .option('--no-wait', 'return once the file is uploaded, without following the import')
     .addHelpText(
       'after',

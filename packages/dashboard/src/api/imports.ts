@@ -28,6 +28,18 @@ export const IMPORT_SOURCES: readonly {
     file: 'The CSV of website events from Umami’s data export.',
     accept: '.csv,text/csv',
   },
+  {
+    source: 'ga4',
+    label: 'Google Analytics 4',
+    file: 'NDJSON of the BigQuery export’s events_* tables (bq extract --destination_format NEWLINE_DELIMITED_JSON).',
+    accept: '.json,.ndjson,.jsonl,application/x-ndjson,application/json',
+  },
+  {
+    source: 'matomo',
+    label: 'Matomo',
+    file: 'The CSV of the Live.getLastVisitsDetails API (format=CSV).',
+    accept: '.csv,text/csv',
+  },
 ];
 
 export const isUnderway = (item: SiteImport) => item.status === 'pending' || item.status === 'running';

@@ -36,6 +36,7 @@ const BROWSERS: Record<string, string> = {
 
 const SYSTEMS: Record<string, string> = {
   mac: 'macOS',
+  macintosh: 'macOS',
   'mac os': 'macOS',
   macos: 'macOS',
   'os x': 'macOS',
@@ -78,3 +79,60 @@ export const pagePath = (raw: string) => {
   }
   return path.startsWith('/') ? path : `/${path}`;
 };
+
+/** Names some tools use that are not the English region names `Intl` gives. */
+const COUNTRY_ALIASES: Record<string, string> = {
+  'hong kong': 'HK',
+  macao: 'MO',
+  macau: 'MO',
+  palestine: 'PS',
+  'czech republic': 'CZ',
+  turkey: 'TR',
+  'united states of america': 'US',
+  'myanmar (burma)': 'MM',
+  "côte d'ivoire": 'CI',
+  'ivory coast': 'CI',
+};
+
+/** Codes `Intl` names that are no country's today (withdrawn, or groupings). */
+const NOT_COUNTRIES = new Set([
+  'AN',
+  'BU',
+  'CS',
+  'DD',
+  'EU',
+  'EZ',
+  'FX',
+  'NT',
+  'QO',
+  'SU',
+  'TP',
+  'UK',
+  'UN',
+  'XA',
+  'XB',
+  'YU',
+  'ZR',
+]);
+
+let countriesByName: Map<string, string> | undefined;
+
+/** A country named in English (`United States`, as Google Analytics writes it) as its code; '' when unknown. */
+export function countryFromName(raw: string): string {
+  if (!countriesByName) {
+    const names = new Intl.DisplayNames(['en'], { type: 'region' });
+    countriesByName = new Map(Object.entries(COUNTRY_ALIASES));
+    for (let a = 65; a <= 90; a++) {
+      for (let b = 65; b <= 90; b++) {
+        const code = String.fromCharCode(a, b);
+        const name = names.of(code);
+        const key = name?.toLowerCase();
+        if (key && name !== code && name !== 'Unknown Region' && !NOT_COUNTRIES.has(code)) {
+          countriesByName.set(key, code);
+        }
+      }
+    }
+  }
+  const name = raw.trim().toLowerCase().replaceAll('’', "'");
+  return countriesByName.get(name) ?? countryCode(raw);
+}

@@ -117,7 +117,7 @@ export async function keepHits(
       coalesce((array_agg(path order by at, seq) filter (where is_pageview))[1], '') as entry_page,
       coalesce((array_agg(path order by at desc, seq desc) filter (where is_pageview))[1], '') as exit_page,
       count(*) filter (where is_pageview) as pageviews,
-      count(*) filter (where not is_pageview) as custom_events,
+      count(*) filter (where not is_pageview and name <> '') as custom_events,
       case when sum(engaged_seconds) > 0 then sum(engaged_seconds)
         else extract(epoch from max(at) - min(at))::bigint end as duration_seconds
     from import_hits_now
@@ -143,7 +143,7 @@ export async function keepHits(
   const hits = (pageviews: boolean) => sql`(
     select (at at time zone 'UTC')::date as day, ${pageviews ? sql`path` : sql`name`} as value,
       visitor_key, session_key || ' ' || visit_no as visit
-    from import_hits_now where is_pageview = ${pageviews}) d`;
+    from import_hits_now where ${pageviews ? sql`is_pageview` : sql`not is_pageview and name <> ''`}) d`;
   await sql`${into}
     select ${importId}, ${siteId}, d.day, 'event:page', d.value, count(distinct d.visitor_key),
       count(distinct d.visit), count(*), 0, 0, 0

@@ -18,18 +18,24 @@ import { firstNativeDay, keepDayRows, keepHits } from './import-finish.store.js'
 import { type ImportedHit, ImportFileError, type SourceReader } from './import-records.js';
 import { createSourceClassifier } from './imported-source.js';
 import * as store from './imports.store.js';
+import { readGa4 } from './readers/ga4.js';
+import { readMatomo } from './readers/matomo.js';
 import { readPlausible } from './readers/plausible.js';
 import { readUmami } from './readers/umami.js';
 
 export const IMPORT_LEASE_MS = 5 * MINUTE_MS;
+/** Staged rows of one record are numbered after it: at most this many (a Matomo visit's actions). */
+const HITS_PER_RECORD = 10_000;
 const RETRY_DELAY_MS = MINUTE_MS;
 /** After this many tries that stopped on a server error, the import fails; uploading again starts over. */
 const MAX_ATTEMPTS = 5;
 
-/** The sources with a reader; the others are refused at upload. */
-export const READERS: Partial<Record<ImportSource, SourceReader>> = {
+/** The reader of each source. */
+const READERS: Record<ImportSource, SourceReader> = {
   plausible: readPlausible,
   umami: readUmami,
+  ga4: readGa4,
+  matomo: readMatomo,
 };
 
 export interface ImportRunOptions {
@@ -59,7 +65,6 @@ export function createImportJobs({ db, clock }: { db: Kysely<DB>; clock: Clock }
     options: Required<Omit<ImportRunOptions, 'workerId'>>,
   ): Promise<Outcome> {
     const reader = READERS[job.source];
-    if (!reader) throw new ImportFileError(null, `${job.source} files cannot be imported yet`);
     const site = await store.findSiteDomain(db, job.site_id);
     if (!site) return 'lost';
     const file = storedFile(db, job.id, job.bytes_total);
@@ -92,10 +97,15 @@ export function createImportJobs({ db, clock }: { db: Kysely<DB>; clock: Clock }
       recordNo += 1;
       if (recordNo <= job.rows_read) continue;
       if (record.kind === 'refused') refused += 1;
-      else if (record.kind === 'hit') hits.push(hitRow(job.id, recordNo, record.hit, classify));
-      else {
+      else if (record.kind === 'hit')
+        hits.push(hitRow(job.id, recordNo * HITS_PER_RECORD, record.hit, classify));
+      else if (record.kind === 'hits') {
+        record.hits.forEach((hit, i) => {
+          hits.push(hitRow(job.id, recordNo * HITS_PER_RECORD + i, hit, classify));
+        });
+      } else {
         record.rows.forEach((row, i) => {
-          days.push({ ...row, import_id: job.id, seq: recordNo * 16 + i });
+          days.push({ ...row, import_id: job.id, seq: recordNo * HITS_PER_RECORD + i });
         });
       }
       if (recordNo - job.rows_read >= options.stopAfter) return 'stopped';

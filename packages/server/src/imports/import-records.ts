@@ -15,7 +15,7 @@ export interface ImportedHit {
   isPageview: boolean;
   /** The page's path without query string ('/' when empty). */
   path: string;
-  /** The custom event's name; '' for a pageview. */
+  /** The custom event's name; '' for a pageview, and for a hit that only brings engaged time. */
   name: string;
   /** The referring URL or host as the tool stored it; '' for none. */
   referrer: string;
@@ -39,6 +39,8 @@ export interface Utm {
 
 export type ImportRecord =
   | { kind: 'hit'; hit: ImportedHit }
+  /** A row that is a whole visit (Matomo): its actions in order. */
+  | { kind: 'hits'; hits: ImportedHit[] }
   | { kind: 'days'; rows: DayCounts[] }
   | { kind: 'refused' };
 

@@ -224,3 +224,232 @@ export async function statsWithImports(t: TestApp, key: string, body: Record<str
     meta: { imports_included?: boolean; imports_skipped_reason?: string; approximate: string[] };
   };
 }
+
+interface Ga4Event {
+  name: string;
+  user: string;
+  session: number;
+  at: string;
+  location?: string;
+  referrer?: string;
+  engagedMs?: number;
+  country: string;
+  device: { category: string; operating_system: string; browser: string };
+}
+
+/** One GA4 BigQuery export row, with 64-bit integers as strings as the JSON export writes them. */
+export function ga4Row(event: Ga4Event): string {
+  const micros = `${Date.parse(event.at)}000`;
+  const params: { key: string; value: Record<string, unknown> }[] = [
+    { key: 'ga_session_id', value: { int_value: String(event.session) } },
+    { key: 'ga_session_number', value: { int_value: '1' } },
+  ];
+  if (event.location) params.push({ key: 'page_location', value: { string_value: event.location } });
+  if (event.referrer) params.push({ key: 'page_referrer', value: { string_value: event.referrer } });
+  if (event.engagedMs !== undefined)
+    params.push({ key: 'engagement_time_msec', value: { int_value: String(event.engagedMs) } });
+  return JSON.stringify({
+    event_date: event.at.slice(0, 10).replaceAll('-', ''),
+    event_timestamp: micros,
+    event_name: event.name,
+    event_params: params,
+    user_pseudo_id: event.user,
+    device: {
+      category: event.device.category,
+      operating_system: event.device.operating_system,
+      web_info: { browser: event.device.browser, browser_version: '131.0', hostname: 'shop.example' },
+    },
+    geo: { country: event.country, region: '', city: '' },
+    traffic_source: { name: '(direct)', medium: '(none)', source: '(direct)' },
+    collected_traffic_source: null,
+    platform: 'WEB',
+  });
+}
+
+/**
+ * GA4 events of 2025-05-10: u1 from ChatGPT (2 pageviews, 45 s engaged, a purchase), u2 by a
+ * Perplexity tag (a bounce, 3 s), u3 from Google (20 s), u4 direct with a download a minute later.
+ */
+export function ga4Events(siteDomain: string): Ga4Event[] {
+  const site = `https://${siteDomain}`;
+  const mac = { category: 'desktop', operating_system: 'Macintosh', browser: 'Chrome' };
+  const u1 = { user: '1234.5678', session: 1746871200, country: 'United States', device: mac };
+  const u2 = {
+    user: '2234.5678',
+    session: 1746874800,
+    country: 'Germany',
+    device: { category: 'mobile', operating_system: 'iOS', browser: 'Safari' },
+  };
+  const u3 = {
+    user: '3234.5678',
+    session: 1746878400,
+    country: 'United Kingdom',
+    device: { category: 'tablet', operating_system: 'Android', browser: 'Chrome' },
+  };
+  const u4 = {
+    user: '4234.5678',
+    session: 1746882000,
+    country: 'France',
+    device: { category: 'desktop', operating_system: 'Windows', browser: 'Edge' },
+  };
+  return [
+    { ...u1, name: 'session_start', at: '2025-05-10T10:00:00Z', location: `${site}/` },
+    {
+      ...u1,
+      name: 'page_view',
+      at: '2025-05-10T10:00:00Z',
+      location: `${site}/`,
+      referrer: 'https://chatgpt.com/',
+    },
+    {
+      ...u1,
+      name: 'page_view',
+      at: '2025-05-10T10:03:00Z',
+      location: `${site}/pricing`,
+      referrer: `${site}/`,
+    },
+    {
+      ...u1,
+      name: 'user_engagement',
+      at: '2025-05-10T10:04:00Z',
+      location: `${site}/pricing`,
+      engagedMs: 45_000,
+    },
+    { ...u1, name: 'purchase', at: '2025-05-10T10:05:00Z', location: `${site}/pricing` },
+    {
+      ...u2,
+      name: 'page_view',
+      at: '2025-05-10T11:00:00Z',
+      location: `${site}/blog?utm_source=perplexity`,
+      engagedMs: 3000,
+    },
+    { ...u2, name: 'scroll', at: '2025-05-10T11:00:02Z', location: `${site}/blog?utm_source=perplexity` },
+    {
+      ...u3,
+      name: 'page_view',
+      at: '2025-05-10T12:00:00Z',
+      location: `${site}/`,
+      referrer: 'https://www.google.com/',
+      engagedMs: 20_000,
+    },
+    { ...u4, name: 'page_view', at: '2025-05-10T13:00:00Z', location: `${site}/pricing` },
+    { ...u4, name: 'file_download', at: '2025-05-10T13:01:00Z', location: `${site}/pricing` },
+  ];
+}
+
+interface MatomoVisit {
+  id: number;
+  visitor: string;
+  start: string;
+  duration: number;
+  referrer: Record<string, string>;
+  country: string;
+  device: string;
+  browser: string;
+  os: string;
+  actions: { type: string; url?: string; at: string; goalName?: string; eventAction?: string }[];
+}
+
+/**
+ * Matomo visits of 2025-06-01: from ChatGPT (2 pageviews and a goal, 200 s), a Perplexity
+ * campaign (a bounce), from Google with a download, direct (a bounce of 5 s).
+ */
+export function matomoVisits(siteDomain: string): MatomoVisit[] {
+  const site = `https://${siteDomain}`;
+  return [
+    {
+      id: 101,
+      visitor: 'a1b2c3d4e5f60001',
+      start: '2025-06-01T09:00:00Z',
+      duration: 200,
+      referrer: { referrerType: 'website', referrerName: 'chatgpt.com', referrerUrl: 'https://chatgpt.com/' },
+      ...{ country: 'us', device: 'Desktop', browser: 'Chrome', os: 'Mac' },
+      actions: [
+        { type: 'action', url: `${site}/`, at: '2025-06-01T09:00:00Z' },
+        { type: 'action', url: `${site}/pricing?plan=pro`, at: '2025-06-01T09:02:00Z' },
+        { type: 'goal', goalName: 'Signup', at: '2025-06-01T09:03:00Z' },
+      ],
+    },
+    {
+      id: 102,
+      visitor: 'a1b2c3d4e5f60002',
+      start: '2025-06-01T10:00:00Z',
+      duration: 0,
+      referrer: {
+        referrerType: 'campaign',
+        referrerName: 'spring',
+        campaignSource: 'perplexity',
+        campaignMedium: 'referral',
+      },
+      ...{ country: 'de', device: 'Smartphone', browser: 'Mobile Safari', os: 'iOS' },
+      actions: [{ type: 'action', url: `${site}/blog`, at: '2025-06-01T10:00:00Z' }],
+    },
+    {
+      id: 103,
+      visitor: 'a1b2c3d4e5f60003',
+      start: '2025-06-01T11:00:00Z',
+      duration: 60,
+      referrer: { referrerType: 'search', referrerName: 'Google', referrerUrl: 'https://www.google.com/' },
+      ...{ country: 'gb', device: 'Tablet', browser: 'Chrome', os: 'Android' },
+      actions: [
+        { type: 'action', url: `${site}/`, at: '2025-06-01T11:00:00Z' },
+        { type: 'download', url: `${site}/guide.pdf`, at: '2025-06-01T11:01:00Z' },
+      ],
+    },
+    {
+      id: 104,
+      visitor: 'a1b2c3d4e5f60004',
+      start: '2025-06-01T12:00:00Z',
+      duration: 5,
+      referrer: { referrerType: 'direct', referrerName: '' },
+      ...{ country: 'fr', device: 'Desktop', browser: 'Microsoft Edge', os: 'Windows' },
+      actions: [{ type: 'action', url: `${site}/pricing`, at: '2025-06-01T12:00:00Z' }],
+    },
+  ];
+}
+
+const unix = (iso: string) => String(Date.parse(iso) / 1000);
+
+/** The visits as Matomo's CSV renderer writes them: nested actions flattened, UTF-16LE with a mark. */
+export function matomoCsv(visits: MatomoVisit[], options: { utf16?: boolean } = {}): Buffer {
+  const actionFields = ['type', 'url', 'timestamp', 'goalName', 'eventCategory', 'eventAction'];
+  const most = Math.max(...visits.map((visit) => visit.actions.length));
+  const columns = [
+    ...['idSite', 'idVisit', 'visitorId', 'visitIp', 'firstActionTimestamp', 'lastActionTimestamp'],
+    ...['visitDuration', 'actions', 'referrerType', 'referrerName', 'referrerKeyword', 'referrerUrl'],
+    ...['campaignSource', 'campaignMedium', 'campaignName', 'countryCode', 'deviceType', 'browserName'],
+    'operatingSystemName',
+    ...Array.from({ length: most }, (_, n) =>
+      actionFields.map((field) => `actionDetails_${n}_${field}`),
+    ).flat(),
+  ];
+  const rows = visits.map((visit) => {
+    const values: Record<string, string> = {
+      idSite: '1',
+      idVisit: String(visit.id),
+      visitorId: visit.visitor,
+      visitIp: '192.0.2.0',
+      firstActionTimestamp: unix(visit.start),
+      lastActionTimestamp: unix(visit.actions.at(-1)?.at ?? visit.start),
+      visitDuration: String(visit.duration),
+      actions: String(visit.actions.length),
+      countryCode: visit.country,
+      deviceType: visit.device,
+      browserName: visit.browser,
+      operatingSystemName: visit.os,
+      ...visit.referrer,
+    };
+    visit.actions.forEach((action, n) => {
+      values[`actionDetails_${n}_type`] = action.type;
+      values[`actionDetails_${n}_url`] = action.url ?? '';
+      values[`actionDetails_${n}_timestamp`] = unix(action.at);
+      values[`actionDetails_${n}_goalName`] = action.goalName ?? '';
+      values[`actionDetails_${n}_eventAction`] = action.eventAction ?? '';
+    });
+    return columns.map((column) => csvField(values[column] ?? '')).join(',');
+  });
+  const text = [columns.join(','), ...rows].join('\n');
+  return options.utf16 === false
+    ? Buffer.from(text)
+    : Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+}

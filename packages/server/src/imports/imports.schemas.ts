@@ -14,7 +14,8 @@ export const uploadQuery = z.strictObject({
     .enum(IMPORT_SOURCES, { error: `must be one of ${IMPORT_SOURCES.join(', ')}` })
     .describe(
       'The tool the file comes from: `plausible` (the ZIP of its “Export data”), `umami` (a CSV of its ' +
-        '`website_event` rows with their session columns); `ga4` and `matomo` are refused with a 422 for now',
+        '`website_event` rows with their session columns), `ga4` (NDJSON of the BigQuery export’s `events_*` ' +
+        'tables), `matomo` (the CSV of `Live.getLastVisitsDetails`)',
     ),
 });
 

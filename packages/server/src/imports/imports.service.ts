@@ -14,7 +14,6 @@ import type { Clock } from '../lib/clock.js';
 import { newId, UUID_PATTERN } from '../lib/ids.js';
 import type { SitesService } from '../sites/sites.service.js';
 import { CHUNK_BYTES } from './import-file.js';
-import { READERS } from './import-job.js';
 import * as store from './imports.store.js';
 
 /** The largest file an import takes: 2 GiB. */
@@ -72,10 +71,6 @@ export function createImportsService({
       const site = await siteOf(principal, siteRef, false);
       // An empty body reaches no parser: there is no stream to read.
       if (typeof body?.on !== 'function') throw badInput('body', 'body: the file is empty');
-      if (!READERS[source]) {
-        body.resume();
-        throw badInput('source', `source: ${source} files cannot be imported yet`, 'query');
-      }
       const id = newId();
       const hash = createHash('sha256');
       let size = 0;

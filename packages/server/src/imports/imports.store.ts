@@ -191,12 +191,28 @@ export function recordProgress(trx: Transaction<DB>, lease: Lease, progress: Sta
     .execute();
 }
 
-export function stageHits(trx: Transaction<DB>, rows: Insertable<ImportHitsTable>[]) {
-  return rows.length === 0 ? undefined : trx.insertInto('import_hits').values(rows).execute();
+/** Rows per insert: a statement takes at most 65,535 parameters, a hit has 22 columns. */
+const ROWS_PER_INSERT = 2000;
+
+export async function stageHits(trx: Transaction<DB>, rows: Insertable<ImportHitsTable>[]) {
+  for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
+    await trx
+      .insertInto('import_hits')
+      .values(rows.slice(at, at + ROWS_PER_INSERT))
+      .execute();
+  }
 }
 
-export function stageDayRows(trx: Transaction<DB>, rows: (DayCounts & { import_id: string; seq: number })[]) {
-  return rows.length === 0 ? undefined : trx.insertInto('import_day_rows').values(rows).execute();
+export async function stageDayRows(
+  trx: Transaction<DB>,
+  rows: (DayCounts & { import_id: string; seq: number })[],
+) {
+  for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
+    await trx
+      .insertInto('import_day_rows')
+      .values(rows.slice(at, at + ROWS_PER_INSERT))
+      .execute();
+  }
 }
 
 /** Everything staged for an import, and its stored file. */
