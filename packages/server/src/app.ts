@@ -34,7 +34,7 @@ import { buildLoggerOptions } from './http/logging.js';
 import { installOpenApi, registerOpenApiRoute } from './http/openapi.js';
 import { installRateLimits } from './http/rate-limit.js';
 import { installRole, type ServerRole } from './http/roles.js';
-import { serverTimeoutOptions } from './http/server-timeouts.js';
+import { limitRequestTime, serverTimeoutOptions } from './http/server-timeouts.js';
 import { registerImportsRoutes } from './imports/imports.routes.js';
 import { registerCollectRoutes } from './ingest/collect.routes.js';
 import { createGeoLookup, type GeoLookup } from './ingest/geo.js';
@@ -103,6 +103,8 @@ declare module 'fastify' {
      * (framing, content security, HSTS); the route sets what its answers need itself.
      */
     pageHeaders?: boolean;
+    /** A body that may take up to UPLOAD_TIMEOUT_MS (http/server-timeouts.ts): an import's file. */
+    longUpload?: boolean;
   }
   interface FastifyInstance {
     services: Services;
@@ -183,6 +185,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
   });
 
+  limitRequestTime(app, config.requestTimeoutMs);
   app.addHook('onRequest', (request, reply, done) => {
     if (request.routeOptions.config.pageHeaders === false) return done();
     securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined));

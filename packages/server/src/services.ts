@@ -134,8 +134,8 @@ export function createServices({
     clickhouse: clickhouseReads,
   });
   const privacyJobs = createPrivacyJobs({ db, clock, clickhouse: clickhouseEngine?.shipper });
-  const imports = createImportsService({ db, clock, sites });
   const importJobs = createImportJobs({ db, clock });
+  const imports = createImportsService({ db, clock, sites, onQueued: importJobs.queued });
   // Sign-in for people.
   const mailer = createMailer(config);
   const invitations = createInvitationsService({ db, clock, config, mailer, accounts });

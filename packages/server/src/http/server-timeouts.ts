@@ -12,8 +12,12 @@
  *   against the per-address bound. Behind a proxy, keep its upstream idle timeout below this.
  * - An idle socket mid-request or mid-response (a client that stopped reading our answer) is
  *   dropped after twice the request timeout.
+ * - A route marked `longUpload` (an import's file, up to 2 GiB, sent by a `config:write`
+ *   credential that was checked before the body) has UPLOAD_TIMEOUT_MS instead. Node's own
+ *   request timeout is server-wide, so it is set to that, and `limitRequestTime` holds every
+ *   other route to REQUEST_TIMEOUT_MS from the moment its headers arrived.
  */
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from '../config.js';
 
 type TimeoutOptions = Pick<
@@ -23,16 +27,20 @@ type TimeoutOptions = Pick<
 
 type Timeouts = Pick<Config, 'requestTimeoutMs' | 'headersTimeoutMs' | 'keepAliveTimeoutMs'>;
 
+/** The whole of a `longUpload` request: 2 GiB at 300 KB/s. */
+export const UPLOAD_TIMEOUT_MS = 2 * 60 * 60 * 1000;
+
 /** Fastify's server options for the configured timeouts. */
 export function serverTimeoutOptions(config: Timeouts): TimeoutOptions {
+  const wholeRequest = Math.max(config.requestTimeoutMs, UPLOAD_TIMEOUT_MS);
   return {
-    requestTimeout: config.requestTimeoutMs,
+    requestTimeout: wholeRequest,
     connectionTimeout: 2 * config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
     clientErrorHandler: answerClientError,
     http: {
       headersTimeout: config.headersTimeoutMs,
-      requestTimeout: config.requestTimeoutMs,
+      requestTimeout: wholeRequest,
       // Node checks both timeouts only this often (30 s by default), which would let a slow
       // client overstay by up to that much; a fifth of the headers timeout keeps it close.
       connectionsCheckingInterval: Math.min(2_000, Math.max(50, Math.floor(config.headersTimeoutMs / 5))),
@@ -72,4 +80,24 @@ function answerClientError(error: Error & { code?: string }, socket: import('nod
     );
   }
   socket.destroy(error);
+}
+
+/**
+ * Holds each request but a `longUpload` one to `requestTimeoutMs` from its headers: a body not
+ * whole by then is answered 408 and its connection closed, as Node does for the upload routes.
+ */
+export function limitRequestTime(app: FastifyInstance, requestTimeoutMs: number) {
+  app.addHook('onRequest', (request, reply, done) => {
+    const raw = request.raw;
+    if (request.routeOptions.config.longUpload || raw.complete) return done();
+    const timer = setTimeout(() => {
+      if (raw.complete) return;
+      const error = Object.assign(new Error('request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' });
+      answerClientError(error, raw.socket);
+    }, requestTimeoutMs);
+    timer.unref();
+    reply.raw.once('close', () => clearTimeout(timer));
+    raw.once('end', () => clearTimeout(timer));
+    done();
+  });
 }

@@ -74,44 +74,72 @@ export function createImportJobs({ db, clock }: { db: Kysely<DB>; clock: Clock }
     let hits: Insertable<ImportHitsTable>[] = [];
     let days: (DayCounts & { import_id: string; seq: number })[] = [];
 
-    const flush = async () => {
-      const staged = await db.transaction().execute(async (trx) => {
+    /** Stages what was read since the last batch, in one transaction with the count read. */
+    const stage = (batch: {
+      hits: typeof hits;
+      days: typeof days;
+      refused: number;
+      rowsRead: number;
+      bytes: number;
+    }) =>
+      db.transaction().execute(async (trx) => {
         if (!(await store.holdLease(trx, lease))) return false;
-        await store.stageHits(trx, hits);
-        await store.stageDayRows(trx, days);
+        await store.stageHits(trx, batch.hits);
+        await store.stageDayRows(trx, batch.days);
         await store.recordProgress(trx, lease, {
-          rowsRead: recordNo,
-          rowsRefused: refused,
-          bytesRead: Math.min(file.size, file.served()),
+          rowsRead: batch.rowsRead,
+          rowsRefused: batch.refused,
+          bytesRead: batch.bytes,
           leaseUntil: leaseUntil(),
         });
         return true;
       });
+    // One batch is written while the next is read: the database and the parsing share the cores.
+    // Its outcome is kept as a value, so a failure waits (unhandled) for no one.
+    let writing: Promise<{ staged: boolean } | { error: unknown }> | undefined;
+    const written = async () => {
+      const outcome = await writing;
+      writing = undefined;
+      if (outcome && 'error' in outcome) throw outcome.error;
+      return !outcome || outcome.staged;
+    };
+    const flush = async () => {
+      if (!(await written())) return false;
+      const batch = { hits, days, refused, rowsRead: recordNo, bytes: Math.min(file.size, file.served()) };
       hits = [];
       days = [];
       refused = 0;
-      return staged;
+      writing = stage(batch).then(
+        (staged) => ({ staged }),
+        (error: unknown) => ({ error }),
+      );
+      return true;
     };
 
-    for await (const record of reader(file, { siteDomain: site.domain })) {
-      recordNo += 1;
-      if (recordNo <= job.rows_read) continue;
-      if (record.kind === 'refused') refused += 1;
-      else if (record.kind === 'hit')
-        hits.push(hitRow(job.id, recordNo * HITS_PER_RECORD, record.hit, classify));
-      else if (record.kind === 'hits') {
-        record.hits.forEach((hit, i) => {
-          hits.push(hitRow(job.id, recordNo * HITS_PER_RECORD + i, hit, classify));
-        });
-      } else {
-        record.rows.forEach((row, i) => {
-          days.push({ ...row, import_id: job.id, seq: recordNo * HITS_PER_RECORD + i });
-        });
+    try {
+      for await (const record of reader(file, { siteDomain: site.domain })) {
+        recordNo += 1;
+        if (recordNo <= job.rows_read) continue;
+        if (record.kind === 'refused') refused += 1;
+        else if (record.kind === 'hit')
+          hits.push(hitRow(job.id, recordNo * HITS_PER_RECORD, record.hit, classify));
+        else if (record.kind === 'hits') {
+          record.hits.forEach((hit, i) => {
+            hits.push(hitRow(job.id, recordNo * HITS_PER_RECORD + i, hit, classify));
+          });
+        } else {
+          record.rows.forEach((row, i) => {
+            days.push({ ...row, import_id: job.id, seq: recordNo * HITS_PER_RECORD + i });
+          });
+        }
+        if (recordNo - job.rows_read >= options.stopAfter) return (await written()) ? 'stopped' : 'lost';
+        if (recordNo % options.batchRecords === 0 && !(await flush())) return 'lost';
       }
-      if (recordNo - job.rows_read >= options.stopAfter) return 'stopped';
-      if (recordNo % options.batchRecords === 0 && !(await flush())) return 'lost';
+      if (!(await flush()) || !(await written())) return 'lost';
+    } finally {
+      // A reader's error leaves the batch in flight to settle before the import is failed.
+      await writing;
     }
-    if (!(await flush())) return 'lost';
 
     return db.transaction().execute(async (trx) => {
       if (!(await store.holdLease(trx, lease))) return 'lost';
@@ -181,7 +209,18 @@ export function createImportJobs({ db, clock }: { db: Kysely<DB>; clock: Clock }
     return report;
   }
 
-  return { runImportsOnce };
+  const wakers = new Set<() => void>();
+  return {
+    runImportsOnce,
+    /** Told by an upload that an import waits, so a worker of this process starts it at once. */
+    queued: () => {
+      for (const wake of wakers) wake();
+    },
+    onQueued: (wake: () => void) => {
+      wakers.add(wake);
+      return () => wakers.delete(wake);
+    },
+  };
 }
 
 export type ImportJobs = ReturnType<typeof createImportJobs>;

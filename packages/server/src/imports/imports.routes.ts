@@ -49,7 +49,7 @@ export function registerImportsRoutes(app: FastifyInstance, { imports }: { impor
       '/v1/sites/:siteId/imports',
       {
         bodyLimit: IMPORT_MAX_BYTES,
-        config: { ...WRITE(UPLOADS), swaggerTransform: documentUploadBody },
+        config: { ...WRITE(UPLOADS), longUpload: true, swaggerTransform: documentUploadBody },
         schema: {
           operationId: 'createImport',
           tags: ['imports'],

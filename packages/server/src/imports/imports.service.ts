@@ -49,10 +49,13 @@ export function createImportsService({
   db,
   clock,
   sites,
+  onQueued = () => {},
 }: {
   db: Kysely<DB>;
   clock: Clock;
   sites: Pick<SitesService, 'resolveSite'>;
+  /** An import was queued (the worker of this process starts it without waiting for its tick). */
+  onQueued?: () => void;
 }) {
   const siteOf = (principal: Principal, ref: string, includeScheduled: boolean) =>
     sites.resolveSite(principal, ref, { includeScheduled });
@@ -117,6 +120,7 @@ export function createImportsService({
         }
         const row = await store.findImport(db, site.id, id);
         if (!row) throw new Error('a stored import was not found');
+        onQueued();
         return { created: true, import: presentImport(row) };
       } catch (error) {
         body.destroy();

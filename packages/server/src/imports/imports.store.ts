@@ -191,28 +191,71 @@ export function recordProgress(trx: Transaction<DB>, lease: Lease, progress: Sta
     .execute();
 }
 
-/** Rows per insert: a statement takes at most 65,535 parameters, a hit has 22 columns. */
-const ROWS_PER_INSERT = 2000;
+/** The columns of a staged hit, with their SQL types, in insert order. */
+const HIT_COLUMNS = {
+  import_id: 'uuid',
+  seq: 'int8',
+  visitor_key: 'text',
+  session_key: 'text',
+  at: 'timestamptz',
+  is_pageview: 'bool',
+  path: 'text',
+  name: 'text',
+  source_key: 'text',
+  source_kind: 'text',
+  session_ai_source: 'text',
+  source_name: 'text',
+  utm_source: 'text',
+  utm_medium: 'text',
+  utm_campaign: 'text',
+  utm_content: 'text',
+  utm_term: 'text',
+  country: 'text',
+  device: 'text',
+  browser: 'text',
+  os: 'text',
+  engaged_seconds: 'int4',
+} as const satisfies Record<keyof ImportHitsTable, string>;
 
+/**
+ * One array parameter per column instead of one parameter per value: a batch is one short
+ * statement, several times faster to send and parse than a VALUES list (and under the
+ * 65,535-parameter limit at any size).
+ */
 export async function stageHits(trx: Transaction<DB>, rows: Insertable<ImportHitsTable>[]) {
-  for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
-    await trx
-      .insertInto('import_hits')
-      .values(rows.slice(at, at + ROWS_PER_INSERT))
-      .execute();
-  }
+  if (rows.length === 0) return;
+  const names = Object.keys(HIT_COLUMNS) as (keyof typeof HIT_COLUMNS)[];
+  const arrays = names.map((name) => {
+    const values = rows.map((row) => row[name]);
+    return sql`${values}::${sql.raw(HIT_COLUMNS[name])}[]`;
+  });
+  await sql`insert into import_hits (${sql.join(names.map((name) => sql.ref(name)))})
+    select * from unnest(${sql.join(arrays)})`.execute(trx);
 }
+
+const DAY_COLUMNS = {
+  import_id: 'uuid',
+  seq: 'int8',
+  day: 'date',
+  dimension: 'text',
+  value: 'text',
+  visitors: 'int8',
+  visits: 'int8',
+  pageviews: 'int8',
+  bounces: 'int8',
+  duration_seconds: 'int8',
+  events: 'int8',
+} as const;
 
 export async function stageDayRows(
   trx: Transaction<DB>,
   rows: (DayCounts & { import_id: string; seq: number })[],
 ) {
-  for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
-    await trx
-      .insertInto('import_day_rows')
-      .values(rows.slice(at, at + ROWS_PER_INSERT))
-      .execute();
-  }
+  if (rows.length === 0) return;
+  const names = Object.keys(DAY_COLUMNS) as (keyof typeof DAY_COLUMNS)[];
+  const arrays = names.map((name) => sql`${rows.map((row) => row[name])}::${sql.raw(DAY_COLUMNS[name])}[]`);
+  await sql`insert into import_day_rows (${sql.join(names.map((name) => sql.ref(name)))})
+    select * from unnest(${sql.join(arrays)})`.execute(trx);
 }
 
 /** Everything staged for an import, and its stored file. */

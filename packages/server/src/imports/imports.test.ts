@@ -196,6 +196,54 @@ describe('imports', () => {
       expect(plain.json().meta).not.toHaveProperty('imports_included');
     });
 
+    it('is part of the site export, a line per day and value', async () => {
+      const response = await t.request({
+        method: 'GET',
+        url: `/v1/sites/${site.snippet_key}/export?from=2025-03-01&to=2025-03-02`,
+        headers: bearer(t.owner.apiKey),
+      });
+      expect(response.statusCode).toBe(200);
+      const lines = response.body
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      const { count } = await t.database.db
+        .selectFrom('imported_days')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('site_id', '=', site.id)
+        .executeTakeFirstOrThrow();
+      expect(lines.length).toBe(Number(count));
+      expect(lines).toContainEqual({
+        record: 'imported_day',
+        import_id: imported.id,
+        source: 'umami',
+        day: '2025-03-01',
+        dimension: 'visit:ai_source',
+        value: 'chatgpt',
+        visitors: 1,
+        visits: 1,
+        pageviews: 2,
+        bounces: 0,
+        duration_seconds: 360,
+        events: 1,
+      });
+      const csv = await t.request({
+        method: 'GET',
+        url: `/v1/sites/${site.snippet_key}/export?from=2025-03-01&to=2025-03-01&format=csv&records=imported_days`,
+        headers: bearer(t.owner.apiKey),
+      });
+      expect(csv.body.split('\r\n')[0]).toBe(
+        'import_id,source,day,dimension,value,visitors,visits,pageviews,bounces,duration_seconds,events',
+      );
+      expect(
+        csv.body
+          .trim()
+          .split('\r\n')
+          .slice(1)
+          .every((line) => line.includes(',2025-03-01,')),
+      ).toBe(true);
+    });
+
     it('answers the same import for the same file uploaded again', async () => {
       const again = await upload(
         t,

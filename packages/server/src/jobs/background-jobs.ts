@@ -56,6 +56,7 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
     },
     onError: (error) => app.log.error({ err: error, job: 'imports' }, 'imports failed'),
   });
+  const stopWakingImports = app.services.importJobs.onQueued(() => imports.wake());
   // ─────────────────────────────────────────────────────────────────────────────────────────
 
   // ── Background workers: exchange rates and crawler address ranges (jobs/download-refreshes.ts),
@@ -230,6 +231,7 @@ export function startBackgroundJobs(app: FastifyInstance, config: Config): () =>
     await shipper?.stop();
     await siteErasure.stop();
     await privacyRequests.stop();
+    stopWakingImports();
     await imports.stop();
     await attribution.stop();
     await stopWebhookJobs();

@@ -67,4 +67,36 @@ describe('startPeriodicJob', () => {
     await vi.advanceTimersByTimeAsync(10_000);
     expect(runs).toBe(1);
   });
+
+  it('runs at once when woken, and once more after a run a wake came during', async () => {
+    let runs = 0;
+    let finishRun: () => void = () => {};
+    const job = startPeriodicJob({
+      intervalMs: 60_000,
+      run: () => {
+        runs += 1;
+        return new Promise<void>((resolve) => {
+          finishRun = resolve;
+        });
+      },
+      onError: () => {},
+    });
+    job.wake();
+    expect(runs).toBe(1);
+    job.wake();
+    job.wake();
+    expect(runs).toBe(1);
+    finishRun();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(runs).toBe(2);
+    finishRun();
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(runs).toBe(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(runs).toBe(3);
+    finishRun();
+    await job.stop();
+    job.wake();
+    expect(runs).toBe(3);
+  });
 });

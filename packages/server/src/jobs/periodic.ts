@@ -6,6 +6,8 @@
  */
 export interface PeriodicJob {
   stop(): Promise<void>;
+  /** Runs now instead of at the next tick, or once more right after the run in progress. */
+  wake(): void;
 }
 
 export interface JobRun {
@@ -48,6 +50,7 @@ export function startPeriodicJob(options: {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;
+  let again = false;
 
   const schedule = () => {
     if (stopped) return;
@@ -60,7 +63,10 @@ export function startPeriodicJob(options: {
       .catch(options.onError)
       .finally(() => {
         running = undefined;
-        schedule();
+        if (again && !stopped) {
+          again = false;
+          tick();
+        } else schedule();
       });
   };
 
@@ -70,6 +76,15 @@ export function startPeriodicJob(options: {
       stopped = true;
       clearTimeout(timer);
       await running;
+    },
+    wake() {
+      if (stopped) return;
+      if (running) {
+        again = true;
+        return;
+      }
+      clearTimeout(timer);
+      tick();
     },
   };
 }

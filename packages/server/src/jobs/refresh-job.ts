@@ -35,5 +35,8 @@ export function startRefreshJob<T>(options: {
       await first;
       await periodic?.stop();
     },
+    wake() {
+      periodic?.wake();
+    },
   };
 }

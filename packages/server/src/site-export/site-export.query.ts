@@ -1,5 +1,5 @@
 /**
- * One keyset page of a site's visits, events or payments inside a time window, in time order
+ * One keyset page of a site's visits, events, payments or imported days inside a time window, in time order
  * (ties by id). Each query walks an index that leads with (site_id, time): visits_started_idx,
  * and events_site_occurred_idx and payments_site_paid_idx of migration 029. `person_key` is
  * never selected.
@@ -143,4 +143,44 @@ export function paymentsPage(db: Kysely<DB>, page: PageRequest): Promise<Payment
     .orderBy('id')
     .limit(page.limit)
     .execute();
+}
+
+export interface ImportedDayRow {
+  import_id: string;
+  source: string;
+  day: string;
+  dimension: string;
+  value: string;
+  visitors: number;
+  visits: number;
+  pageviews: number;
+  bounces: number;
+  duration_seconds: number;
+  events: number;
+  cursor_at: string;
+}
+
+/** The cursor id of an imported day: the rest of its key after the day. */
+export const importedDayCursorId = (row: Pick<ImportedDayRow, 'import_id' | 'dimension' | 'value'>) =>
+  JSON.stringify([row.import_id, row.dimension, row.value]);
+
+/** Imported daily counts (imports/) of the window's UTC days, by day, then import, dimension, value. */
+export async function importedDaysPage(db: Kysely<DB>, page: PageRequest): Promise<ImportedDayRow[]> {
+  const [importId, dimension, value] = page.after ? (JSON.parse(page.after.id) as string[]) : [];
+  const { rows } = await sql<ImportedDayRow>`
+    select d.import_id, i.source, to_char(d.day, 'YYYY-MM-DD') as day, d.dimension, d.value,
+      d.visitors, d.visits, d.pageviews, d.bounces, d.duration_seconds, d.events,
+      to_char(d.day, 'YYYY-MM-DD') as cursor_at
+    from imported_days d join imports i on i.id = d.import_id
+    where d.site_id = ${page.siteId}
+      and d.day >= (${page.start}::timestamptz at time zone 'UTC')::date
+      and d.day < (${page.end}::timestamptz at time zone 'UTC')::date
+      ${
+        page.after
+          ? sql`and (d.day, d.import_id, d.dimension, d.value) > (${page.after.at}::date, ${importId}::uuid, ${dimension}, ${value})`
+          : sql``
+      }
+    order by d.day, d.import_id, d.dimension, d.value
+    limit ${page.limit}`.execute(db);
+  return rows;
 }

@@ -5,9 +5,15 @@
  * keyed hash: `person_key` and the like stay behind.
  */
 import { majorUnitsText } from '../lib/money.js';
-import { type EventRow, type PaymentRow, VISIT_COLUMNS, type VisitRow } from './site-export.query.js';
+import {
+  type EventRow,
+  type ImportedDayRow,
+  type PaymentRow,
+  VISIT_COLUMNS,
+  type VisitRow,
+} from './site-export.query.js';
 
-export const RECORD_KINDS = ['visits', 'events', 'payments'] as const;
+export const RECORD_KINDS = ['visits', 'events', 'payments', 'imported_days'] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
 /** The `record` value of each kind's ndjson lines. */
@@ -15,6 +21,7 @@ export const RECORD_NAMES: Record<RecordKind, string> = {
   visits: 'visit',
   events: 'event',
   payments: 'payment',
+  imported_days: 'imported_day',
 };
 
 export type FieldValue = string | number | boolean | null | Record<string, unknown>;
@@ -50,12 +57,32 @@ const PAYMENT_FIELDS = [
   'event_id',
 ] as const;
 
+/** An import's daily counts of one dimension value ('' dimension: the day's totals). */
+const IMPORTED_DAY_FIELDS = [
+  'import_id',
+  'source',
+  'day',
+  'dimension',
+  'value',
+  'visitors',
+  'visits',
+  'pageviews',
+  'bounces',
+  'duration_seconds',
+  'events',
+] as const;
+
 /** Each kind's fields, in the order the csv header lists them. */
 export const FIELDS: Record<RecordKind, readonly string[]> = {
   visits: VISIT_FIELDS,
   events: EVENT_FIELDS,
   payments: PAYMENT_FIELDS,
+  imported_days: IMPORTED_DAY_FIELDS,
 };
+
+export function importedDayFields({ cursor_at: _cursor, ...row }: ImportedDayRow): Fields<typeof IMPORTED_DAY_FIELDS> {
+  return row;
+}
 
 type Fields<Names extends readonly string[]> = { [Name in Names[number]]: FieldValue };
 

@@ -24,6 +24,8 @@ import { chEventsPage } from './ch-events-page.query.js';
 import { csvRow, type ExportFormat, ndjsonLine } from './site-export.encode.js';
 import {
   eventsPage,
+  importedDayCursorId,
+  importedDaysPage,
   type PageCursor,
   type PageRequest,
   paymentsPage,
@@ -33,6 +35,7 @@ import {
   eventFields,
   FIELDS,
   type FieldValue,
+  importedDayFields,
   paymentFields,
   RECORD_KINDS,
   RECORD_NAMES,
@@ -102,6 +105,7 @@ const READERS: Record<RecordKind, PageReader> = {
   visits: pageReader(visitsPage, visitFields, (row) => row.id),
   events: pageReader(eventsPage, eventFields, (row) => row.event_id),
   payments: pageReader(paymentsPage, paymentFields, (row) => row.id),
+  imported_days: pageReader(importedDaysPage, importedDayFields, importedDayCursorId),
 };
 
 /** The kinds asked for, in export order; a csv file holds exactly one. */
@@ -111,7 +115,7 @@ function chosenKinds(format: ExportFormat, records: string | undefined): RecordK
   if (format === 'csv' && kinds.length !== 1) {
     throw badInput(
       'records',
-      'A csv export holds one record kind: pick one with records=visits, records=events or records=payments',
+      'A csv export holds one record kind: pick one with records=visits, records=events, records=payments or records=imported_days',
       'query',
     );
   }
