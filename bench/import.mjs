@@ -211,6 +211,7 @@ async function runSource(source, folder, adminUrl, cleanups) {
     cleanups,
   );
   const { apiKey, site } = await setUp(server.baseUrl, setupToken);
+  const startRssMb = await readPeakRssMb(server.child.pid);
   const headers = { authorization: `Bearer ${apiKey}` };
   process.stderr.write(`${source}: uploading ${(size / 1e6).toFixed(1)} MB\n`);
   const uploadStart = performance.now();
@@ -255,6 +256,7 @@ async function runSource(source, folder, adminUrl, cleanups) {
     rowsPerS: Math.round(done.progress.rows_read / readS),
     days: done.date_range?.join(' … '),
     peakRssMb,
+    startRssMb,
   };
 }
 
@@ -273,12 +275,14 @@ async function main(cleanups) {
     `\nImports through the built server on PostgreSQL, ${ROWS.toLocaleString('en')} rows, ${YEARS} years of Plausible`,
   );
   console.log(`${describeMachine(startLoad)}\n`);
-  console.log('| source | file | rows | upload | reading (of it counting) | rows/s | days | peak RSS |');
+  console.log(
+    '| source | file | rows | upload | reading (of it counting) | rows/s | days | peak RSS (at start) |',
+  );
   console.log('|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     console.log(
       `| ${r.source} | ${r.sizeMb} MB | ${r.rows.toLocaleString('en')} | ${r.uploadS} s | ${r.readS} s (${r.countS} s) | ` +
-        `${r.rowsPerS.toLocaleString('en')} | ${r.days} | ${r.peakRssMb ?? '?'} MB |`,
+        `${r.rowsPerS.toLocaleString('en')} | ${r.days} | ${r.peakRssMb ?? '?'} MB (${r.startRssMb ?? '?'} MB) |`,
     );
   }
 }

@@ -798,8 +798,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Download the site’s raw visits, events and payments (ndjson or csv), streamed
-         * @description Needs `stats:read`. For moving a site’s data elsewhere: every visit, event (pageviews, custom events, identify and engagement signals) and payment of the window of UTC days, as stored after any erasure. The default window is the last 30 days, at most 3660 days. Any size streams without buffering. Ten exports a minute per credential. A site outside the credential’s reach, or inside its deletion window, is 404 `not_found`.
+         * Download the site’s raw visits, events, payments and imported days (ndjson or csv), streamed
+         * @description Needs `stats:read`. For moving a site’s data elsewhere: every visit, event (pageviews, custom events, identify and engagement signals), payment and imported daily count of the window of UTC days, as stored after any erasure. The default window is the last 30 days, at most 3660 days. Any size streams without buffering. Ten exports a minute per credential. A site outside the credential’s reach, or inside its deletion window, is 404 `not_found`.
          *
          *     Authentication: an API key with `stats:read` or a dashboard session.
          */
@@ -5778,7 +5778,7 @@ export interface operations {
                 to?: string;
                 /** @description `ndjson` (default): one JSON object per line; `csv`: one record kind with a header row */
                 format?: "ndjson" | "csv";
-                /** @description Which records, comma-separated: visits, events, payments (default all three; exactly one for csv) */
+                /** @description Which records, comma-separated: visits, events, payments, imported_days (default all four; exactly one for csv) */
                 records?: string;
             };
             header?: never;
@@ -11265,7 +11265,7 @@ export interface operations {
                          * @enum {string}
                          */
                         comparison?: "previous_period" | "year_over_year";
-                        /** @description Add the days imported from another tool (`/v1/sites/{siteId}/imports`; the dashboard asks for them). Imports hold daily counts per UTC day and one dimension at a time, so they are added to a query in UTC, by day, week or month or no time, by at most one of their dimensions (channel, assistant, referrer, utm tags, entry and exit page, country, device, browser, OS, page, goal), with no filter, asking for visit figures (by page: visitors, visits, pageviews; by goal or without a dimension also events and conversions); `meta.imports_included` says whether they were, `meta.imports_skipped_reason` why not. Imported visitors are counted per day, so over several days `visitors` is listed in `meta.approximate` */
+                        /** @description Add the days imported from another tool (`/v1/sites/{siteId}/imports`; the dashboard asks for them). Imports hold daily counts per UTC day and one dimension at a time, so they are added to a query in UTC, by day, week or month or no time, by at most one of their dimensions (channel, assistant, referrer, utm tags, entry and exit page, country, device, browser, OS, page, goal), with no filter, asking for visit figures (by page: visitors, visits, pageviews; by goal or without a dimension also events and conversions) or money, which imports hold none of; `meta.imports_included` says whether they were, `meta.imports_skipped_reason` why not. Imported visitors are counted per day, so over several days `visitors` is listed in `meta.approximate` */
                         imports?: boolean;
                     };
                 };

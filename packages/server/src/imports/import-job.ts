@@ -24,6 +24,8 @@ import { readPlausible } from './readers/plausible.js';
 import { readUmami } from './readers/umami.js';
 
 export const IMPORT_LEASE_MS = 5 * MINUTE_MS;
+/** Rows staged per transaction at most (a Matomo visit is one record of many hits). */
+const BATCH_ROWS = 5000;
 /** Staged rows of one record are numbered after it: at most this many (a Matomo visit's actions). */
 const HITS_PER_RECORD = 10_000;
 const RETRY_DELAY_MS = MINUTE_MS;
@@ -133,7 +135,8 @@ export function createImportJobs({ db, clock }: { db: Kysely<DB>; clock: Clock }
           });
         }
         if (recordNo - job.rows_read >= options.stopAfter) return (await written()) ? 'stopped' : 'lost';
-        if (recordNo % options.batchRecords === 0 && !(await flush())) return 'lost';
+        const due = recordNo % options.batchRecords === 0 || hits.length + days.length >= BATCH_ROWS;
+        if (due && !(await flush())) return 'lost';
       }
       if (!(await flush()) || !(await written())) return 'lost';
     } finally {

@@ -182,7 +182,22 @@ describe('imports', () => {
       expect((await reason({ filters: [['is', 'visit:channel', ['ai']]] })).imports_skipped_reason).toBe(
         'unsupported_filter',
       );
-      expect((await reason({ metrics: ['revenue_net'] })).imports_skipped_reason).toBe('unsupported_metric');
+      expect((await reason({ metrics: ['conversion_rate'] })).imports_skipped_reason).toBe(
+        'unsupported_metric',
+      );
+      // Imports hold no money: revenue beside them is live revenue alone, and the visits add up.
+      const withRevenue = await statsWithImports(t, t.owner.apiKey, {
+        site_id: site.snippet_key,
+        ...range,
+        metrics: ['visits', 'revenue_net'],
+        dimensions: ['visit:channel'],
+      });
+      expect(withRevenue.meta.imports_included).toBe(true);
+      expect(withRevenue.results).toEqual([
+        { dimensions: ['ai'], metrics: [2, 0] },
+        { dimensions: ['direct'], metrics: [2, 0] },
+        { dimensions: ['search'], metrics: [1, 0] },
+      ]);
       expect((await reason({ date_range: ['2024-01-01', '2024-01-31'] })).imports_skipped_reason).toBe(
         'out_of_range',
       );

@@ -80,7 +80,10 @@ export const FIELDS: Record<RecordKind, readonly string[]> = {
   imported_days: IMPORTED_DAY_FIELDS,
 };
 
-export function importedDayFields({ cursor_at: _cursor, ...row }: ImportedDayRow): Fields<typeof IMPORTED_DAY_FIELDS> {
+export function importedDayFields({
+  cursor_at: _cursor,
+  ...row
+}: ImportedDayRow): Fields<typeof IMPORTED_DAY_FIELDS> {
   return row;
 }
 

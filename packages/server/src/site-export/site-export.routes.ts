@@ -53,10 +53,12 @@ export function registerSiteExportRoutes(
       schema: {
         operationId: 'exportSite',
         tags: ['sites'],
-        summary: 'Download the site’s raw visits, events and payments (ndjson or csv), streamed',
+        summary:
+          'Download the site’s raw visits, events, payments and imported days (ndjson or csv), streamed',
         description:
           'Needs `stats:read`. For moving a site’s data elsewhere: every visit, event (pageviews, custom events, ' +
-          'identify and engagement signals) and payment of the window of UTC days, as stored after any erasure. ' +
+          'identify and engagement signals), payment and imported daily count of the window of UTC days, as ' +
+          'stored after any erasure. ' +
           `The default window is the last 30 days, at most ${EXPORT_MAX_DAYS} days. Any size streams without ` +
           'buffering. Ten exports a minute per credential. A site outside the credential’s reach, or inside its ' +
           'deletion window, is 404 `not_found`.',

@@ -31,7 +31,7 @@ export const exportQuery = z
       .regex(RECORDS_PATTERN, RECORDS_MESSAGE)
       .optional()
       .describe(
-        `Which records, comma-separated: ${RECORD_KINDS.join(', ')} (default all three; exactly one for csv)`,
+        `Which records, comma-separated: ${RECORD_KINDS.join(', ')} (default all four; exactly one for csv)`,
       ),
   })
   .meta({ examples: [exportQueryExample] });

@@ -53,7 +53,7 @@ export interface ExportQuery {
   from?: string;
   to?: string;
   format?: ExportFormat;
-  /** Comma-separated record kinds (the schema checks each); all three when absent. */
+  /** Comma-separated record kinds (the schema checks each); all four when absent. */
   records?: string;
 }
 

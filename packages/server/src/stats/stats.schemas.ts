@@ -149,7 +149,7 @@ export const statsQueryBody = z
               'UTC, by day, week or month or no time, by at most one of their dimensions (channel, assistant, ' +
               'referrer, utm tags, entry and exit page, country, device, browser, OS, page, goal), with no filter, ' +
               'asking for visit figures (by page: visitors, visits, pageviews; by goal or without a dimension also ' +
-              'events and conversions); `meta.imports_included` says whether they were, `meta.imports_skipped_reason` ' +
+              'events and conversions) or money, which imports hold none of; `meta.imports_included` says whether they were, `meta.imports_skipped_reason` ' +
               'why not. Imported visitors are counted per day, so over several days `visitors` is listed in ' +
               '`meta.approximate`',
           ),

@@ -64,7 +64,7 @@ function NewImport({ siteId }: { siteId: string }) {
           <legend>From</legend>
           <div className="row">
             {IMPORT_SOURCES.map((option) => (
-              <label className="choice" key={option.source}>
+              <label className="choice" key={option.source} style={{ whiteSpace: 'nowrap' }}>
                 <input
                   type="radio"
                   name="import-source"

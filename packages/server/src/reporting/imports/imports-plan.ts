@@ -3,7 +3,7 @@
  * for `meta.imports_skipped_reason`. Imports hold daily counts per UTC day for one dimension at a
  * time, with no link between dimensions and no people: a query in another zone, by hour, by two
  * dimensions, with a filter, or asking for a figure they do not hold is answered from live
- * traffic alone.
+ * traffic alone. The conversion rate needs people who converted, which imports do not hold.
  */
 import type { Filter } from '../filters.js';
 import type { StatsPlan } from '../metric-rules.js';
@@ -40,6 +40,8 @@ export const IMPORTED_DIMENSIONS: readonly string[] = [
   'event:goal',
 ];
 
+/** Money: imports hold none, so they add nothing to it, exactly (revenue by channel shows imported visits beside it). */
+const MONEY: readonly Metric[] = ['revenue_net', 'revenue_refunded', 'goal_value'];
 const VISIT_FIGURES: readonly Metric[] = [
   'visitors',
   'visits',
@@ -47,11 +49,12 @@ const VISIT_FIGURES: readonly Metric[] = [
   'views_per_visit',
   'bounce_rate',
   'visit_duration',
+  ...MONEY,
 ];
 /** Without a dimension, the goals' events add up to the site's. */
 const TOTAL_FIGURES: readonly Metric[] = [...VISIT_FIGURES, 'events', 'conversions'];
 const PAGE_FIGURES: readonly Metric[] = ['visitors', 'visits', 'pageviews'];
-const GOAL_FIGURES: readonly Metric[] = ['visitors', 'events', 'conversions'];
+const GOAL_FIGURES: readonly Metric[] = ['visitors', 'events', 'conversions', ...MONEY];
 
 export interface ImportsShape {
   /** The `imported_days.dimension` the groups come from: '' for the day totals. */
